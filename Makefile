@@ -1,0 +1,55 @@
+# boxcert: the commands a person types. The build itself is CMake (build/).
+SHELL := /bin/bash
+BUILD ?= build
+ASAN_BUILD ?= build-asan
+FUZZ_BUILD ?= build-fuzz
+JOBS ?= $(shell nproc)
+FUZZ_SECONDS ?= 60
+CMAKE_FLAGS ?=
+ifeq ($(CI),true)
+CMAKE_FLAGS += -DBOXCERT_WERROR=ON
+endif
+
+.PHONY: all deps build engine test unit asan fuzz demo clean install
+
+all: build
+
+deps:
+	@bash scripts/deps.sh
+
+build:
+	@cmake -S . -B $(BUILD) $(CMAKE_FLAGS) >/dev/null
+	@cmake --build $(BUILD) -j $(JOBS)
+
+engine: deps
+	@bash scripts/engine.sh start >/dev/null
+
+# The whole suite: unit, fixture, CLI and real-engine tests.
+test: deps build engine
+	@cd $(BUILD) && ctest -j $(JOBS) --output-on-failure --timeout 600
+
+# Without an engine (engine tests skip unless BOXCERT_REQUIRE_ENGINE=1).
+unit: build
+	@cd $(BUILD) && ctest -j $(JOBS) --output-on-failure -L 'unit|fixture|cli'
+
+# ASan + UBSan: unit and fixture tests plus one real-engine smoke test.
+asan: deps engine
+	@cmake -S . -B $(ASAN_BUILD) -DBOXCERT_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug $(CMAKE_FLAGS) >/dev/null
+	@cmake --build $(ASAN_BUILD) -j $(JOBS)
+	@cd $(ASAN_BUILD) && ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	  ctest -j $(JOBS) --output-on-failure --timeout 600 -L 'unit|fixture|cli|smoke'
+
+# libFuzzer targets (clang); FUZZ_SECONDS=N runs each for N seconds.
+fuzz: deps
+	@CC=clang cmake -S . -B $(FUZZ_BUILD) -DBOXCERT_FUZZ=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+	@cmake --build $(FUZZ_BUILD) -j $(JOBS)
+	@bash scripts/fuzz.sh $(FUZZ_BUILD) $(FUZZ_SECONDS)
+
+demo: deps build engine
+	@bash scripts/demo.sh
+
+install: build
+	@cmake --install $(BUILD)
+
+clean:
+	rm -rf $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD) .demo

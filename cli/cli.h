@@ -1,0 +1,46 @@
+/* The command-line shell: dispatch, option helpers, error lines and exit codes.
+ * Only cli/ prints to the user or exits. */
+#ifndef BX_CLI_H
+#define BX_CLI_H
+
+#include "bx_verify.h"
+
+enum { EXIT_PASS = 0, EXIT_REJECT = 1, EXIT_USAGE = 2, EXIT_ENV = 3 };
+
+typedef struct {
+    const char *name;
+    int (*fn)(int argc, char **argv);
+    const char *summary;
+} bx_cmd;
+
+/* Exit code for a library error code (BX_E*). */
+int cli_exit_for(int code);
+/* Print "boxcert: <where>: <what>" for err (where defaults to ctx); return its exit code. */
+int cli_report(const char *ctx, const bx_error *err);
+/* Print "boxcert: <where>: <what>" and return EXIT_USAGE. */
+int cli_usage_error(const char *where, const char *fmt, ...) BX_FMT(2, 3);
+/* Write s to f with control characters (C0, DEL, C1) shown as \xNN. */
+void cli_put_safe(FILE *f, const char *s);
+/* Load --policy with the --key files added and --threshold applied; prints the error
+ * and returns an exit code on failure, else 0. */
+int cli_load_policy(const char *arg, char **keys, size_t nkeys, int threshold, bx_policy **out);
+/* Parse an RFC 3339 time or "now"; prints the error. */
+int cli_parse_time(const char *opt, const char *s, int64_t *out);
+/* Whether colour may be used on f (a terminal and no NO_COLOR). */
+int cli_colour(FILE *f);
+
+/* A growable list of strings for repeated options (borrowed argv pointers). */
+typedef struct {
+    char **v;
+    size_t n;
+} cli_list;
+void cli_list_add(cli_list *l, char *s);
+
+int cmd_verify(int argc, char **argv);
+int cmd_policy(int argc, char **argv);
+#ifndef BOXCERT_VERIFY_ONLY
+int cmd_keygen(int argc, char **argv);
+int cmd_collect(int argc, char **argv);
+#endif
+
+#endif

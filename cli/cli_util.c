@@ -1,0 +1,122 @@
+#include "cli.h"
+
+#include <stdarg.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+int cli_exit_for(int code)
+{
+    switch (code) {
+    case 0:
+        return EXIT_PASS;
+    case BX_ECONFIG:
+    case BX_EUNSUPPORTED:
+        return EXIT_USAGE;
+    case BX_EIO:
+    case BX_EENV:
+        return EXIT_ENV;
+    default:
+        return EXIT_REJECT;
+    }
+}
+
+int cli_report(const char *ctx, const bx_error *err)
+{
+    fputs("boxcert: ", stderr);
+    cli_put_safe(stderr, err->where[0] ? err->where : ctx);
+    fputs(": ", stderr);
+    cli_put_safe(stderr, err->msg);
+    fputc('\n', stderr);
+    return cli_exit_for(err->code);
+}
+
+int cli_usage_error(const char *where, const char *fmt, ...)
+{
+    char msg[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    fputs("boxcert: ", stderr);
+    cli_put_safe(stderr, where);
+    fputs(": ", stderr);
+    cli_put_safe(stderr, msg);
+    fputc('\n', stderr);
+    return EXIT_USAGE;
+}
+
+void cli_put_safe(FILE *f, const char *s)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    for (; *p; p++) {
+        if (*p < 0x20 || *p == 0x7f)
+            fprintf(f, "\\x%02x", *p);
+        else if (*p == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f) /* C1 controls */
+            fprintf(f, "\\xc2\\x%02x", *++p);
+        else
+            fputc(*p, f);
+    }
+}
+
+void cli_list_add(cli_list *l, char *s)
+{
+    char **v = realloc(l->v, (l->n + 1) * sizeof *v);
+    if (!v) {
+        fputs("boxcert: out of memory\n", stderr);
+        exit(EXIT_ENV);
+    }
+    l->v = v;
+    l->v[l->n++] = s;
+}
+
+int cli_load_policy(const char *arg, char **keys, size_t nkeys, int threshold, bx_policy **out)
+{
+    bx_error err;
+    bx_policy *p = NULL;
+    if (!arg)
+        return cli_usage_error("--policy", "a policy file or profile is required");
+    if (bx_policy_load(arg, &p, &err) != 0) {
+        cli_report(arg, &err);
+        return EXIT_USAGE;
+    }
+    for (size_t i = 0; i < nkeys; i++) {
+        if (bx_policy_add_key_file(p, keys[i], &err) != 0) {
+            bx_policy_free(p);
+            cli_report(keys[i], &err);
+            return EXIT_USAGE;
+        }
+    }
+    if (threshold > 0)
+        p->threshold = threshold;
+    if (p->nkeys == 0) {
+        bx_policy_free(p);
+        return cli_usage_error(arg, "no trusted keys: add trust.keys to the policy or --key PUB");
+    }
+    if ((size_t)p->threshold > p->nkeys) {
+        int t = p->threshold;
+        size_t n = p->nkeys;
+        bx_policy_free(p);
+        return cli_usage_error(arg, "threshold %d is more than the %zu trusted key(s)", t, n);
+    }
+    *out = p;
+    return 0;
+}
+
+int cli_parse_time(const char *opt, const char *s, int64_t *out)
+{
+    bx_error err;
+    if (strcmp(s, "now") == 0) {
+        *out = (int64_t)time(NULL);
+        return 0;
+    }
+    if (bx_time_parse(s, 0, out, &err) != 0)
+        return cli_usage_error(opt, "'%s' is not an RFC 3339 UTC time (YYYY-MM-DDTHH:MM:SSZ)", s);
+    return 0;
+}
+
+int cli_colour(FILE *f)
+{
+    const char *nc = getenv("NO_COLOR");
+    return isatty(fileno(f)) && !(nc && *nc);
+}

@@ -1,0 +1,49 @@
+#include "cli.h"
+
+#include <string.h>
+
+static const bx_cmd commands[] = {
+#ifndef BOXCERT_VERIFY_ONLY
+    {"keygen", cmd_keygen, "create a signing key pair"},
+    {"collect", cmd_collect, "observe a running session and write a signed certificate"},
+#endif
+    {"verify", cmd_verify, "verify certificates offline against a policy"},
+    {"policy", cmd_policy, "check a policy file, or show a built-in profile"},
+};
+
+#ifdef BOXCERT_VERIFY_ONLY
+#define PROG "boxcert-verify"
+#else
+#define PROG "boxcert"
+#endif
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: %s COMMAND [ARGS]\n\n", PROG);
+    fprintf(f, "boxcert proves, offline, how a sandbox session was contained.\n\ncommands:\n");
+    for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
+        fprintf(f, "  %-9s %s\n", commands[i].name, commands[i].summary);
+    fprintf(f, "\n'%s COMMAND --help' describes a command. Exit codes: 0 pass, 1 rejected,\n"
+               "2 usage or configuration error, 3 environment error.\n",
+            PROG);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return EXIT_USAGE;
+    }
+    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "help") == 0) {
+        usage(stdout);
+        return EXIT_PASS;
+    }
+    if (strcmp(argv[1], "--version") == 0) {
+        printf("%s %s\n", PROG, BOXCERT_VERSION);
+        return EXIT_PASS;
+    }
+    for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
+        if (strcmp(argv[1], commands[i].name) == 0)
+            return commands[i].fn(argc - 1, argv + 1);
+    return cli_usage_error(PROG, "unknown command '%s' (see '%s --help')", argv[1], PROG);
+}

@@ -1,0 +1,410 @@
+#include "bx_common.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <termios.h>
+#include <unistd.h>
+#include <openssl/core_names.h>
+#include <openssl/crypto.h>
+#include <openssl/ec.h>
+#include <openssl/err.h>
+#include <openssl/pem.h>
+#include <openssl/x509.h>
+
+#define BX_KEYFILE_MAX (64 * 1024)
+
+int bx_key_generate(bx_alg alg, EVP_PKEY **out, bx_error *err)
+{
+    EVP_PKEY *k = NULL;
+    if (alg == BX_ALG_ED25519)
+        k = EVP_PKEY_Q_keygen(NULL, NULL, "ED25519");
+    else if (alg == BX_ALG_ECDSA_P256)
+        k = EVP_PKEY_Q_keygen(NULL, NULL, "EC", "P-256");
+    else
+        return bx_error_set(err, BX_EUNSUPPORTED, NULL, "unsupported key algorithm");
+    if (!k)
+        return bx_error_ssl(err, BX_EENV, NULL, "key generation failed");
+    *out = k;
+    return 0;
+}
+
+bx_alg bx_key_alg(const EVP_PKEY *key)
+{
+    if (EVP_PKEY_is_a(key, "ED25519"))
+        return BX_ALG_ED25519;
+    if (EVP_PKEY_is_a(key, "EC")) {
+        char curve[64] = "";
+        size_t n = 0;
+        if (EVP_PKEY_get_utf8_string_param(key, OSSL_PKEY_PARAM_GROUP_NAME, curve, sizeof curve,
+                                           &n) == 1 &&
+            (strcmp(curve, "prime256v1") == 0 || strcmp(curve, "P-256") == 0))
+            return BX_ALG_ECDSA_P256;
+    }
+    return 0;
+}
+
+int bx_key_id(const EVP_PKEY *key, char out[65], bx_error *err)
+{
+    unsigned char *der = NULL;
+    int n = i2d_PUBKEY((EVP_PKEY *)key, &der);
+    if (n <= 0)
+        return bx_error_ssl(err, BX_EINVAL, NULL, "cannot encode public key");
+    bx_sha256_hex(der, (size_t)n, out);
+    OPENSSL_free(der);
+    return 0;
+}
+
+static int bio_to_string(BIO *b, char **out, bx_error *err)
+{
+    char *data = NULL;
+    long n = BIO_get_mem_data(b, &data);
+    char *s = malloc((size_t)n + 1);
+    if (!s)
+        return bx_error_set(err, BX_EENV, NULL, "out of memory");
+    memcpy(s, data, (size_t)n);
+    s[n] = '\0';
+    *out = s;
+    return 0;
+}
+
+int bx_key_private_pem(const EVP_PKEY *key, const char *passphrase, char **out, bx_error *err)
+{
+    int rc = 0;
+    BIO *b = BIO_new(BIO_s_mem());
+    if (!b)
+        return bx_error_ssl(err, BX_EENV, NULL, "out of memory");
+    const EVP_CIPHER *c = passphrase ? EVP_aes_256_cbc() : NULL;
+    if (!PEM_write_bio_PKCS8PrivateKey(b, (EVP_PKEY *)key, c, passphrase ? (char *)passphrase : NULL,
+                                       passphrase ? (int)strlen(passphrase) : 0, NULL, NULL)) {
+        rc = bx_error_ssl(err, BX_EENV, NULL, "cannot encode private key");
+        goto out;
+    }
+    rc = bio_to_string(b, out, err);
+out:
+    BIO_free(b);
+    return rc;
+}
+
+int bx_key_public_pem(const EVP_PKEY *key, char **out, bx_error *err)
+{
+    int rc = 0;
+    BIO *b = BIO_new(BIO_s_mem());
+    if (!b)
+        return bx_error_ssl(err, BX_EENV, NULL, "out of memory");
+    if (!PEM_write_bio_PUBKEY(b, (EVP_PKEY *)key)) {
+        rc = bx_error_ssl(err, BX_EENV, NULL, "cannot encode public key");
+        goto out;
+    }
+    rc = bio_to_string(b, out, err);
+out:
+    BIO_free(b);
+    return rc;
+}
+
+/* Read a passphrase: BOXCERT_KEY_PASSPHRASE_FILE (first line), else the terminal. */
+int bx_passphrase_read(char *buf, size_t len, const char *prompt, bx_error *err)
+{
+    const char *f = getenv("BOXCERT_KEY_PASSPHRASE_FILE");
+    if (f && *f) {
+        char *data = NULL;
+        size_t n = 0;
+        int rc = bx_read_file(f, 4096, 0, &data, &n, err);
+        if (rc)
+            return rc;
+        size_t i = 0;
+        while (i < n && data[i] != '\n' && data[i] != '\r' && i + 1 < len) {
+            buf[i] = data[i];
+            i++;
+        }
+        buf[i] = '\0';
+        OPENSSL_cleanse(data, n);
+        free(data);
+        if (i == 0)
+            return bx_error_set(err, BX_ECONFIG, f, "passphrase file is empty");
+        return 0;
+    }
+    int fd = open("/dev/tty", O_RDWR | O_CLOEXEC);
+    if (fd < 0)
+        return bx_error_set(err, BX_ECONFIG, NULL,
+                            "a passphrase is needed: no terminal and no BOXCERT_KEY_PASSPHRASE_FILE");
+    struct termios old, noecho;
+    int have_tc = tcgetattr(fd, &old) == 0;
+    if (have_tc) {
+        noecho = old;
+        noecho.c_lflag &= ~(tcflag_t)ECHO;
+        tcsetattr(fd, TCSAFLUSH, &noecho);
+    }
+    if (write(fd, prompt, strlen(prompt)) < 0) {
+        /* the prompt is a courtesy */
+    }
+    size_t i = 0;
+    char c;
+    while (i + 1 < len && read(fd, &c, 1) == 1 && c != '\n' && c != '\r')
+        buf[i++] = c;
+    buf[i] = '\0';
+    if (have_tc)
+        tcsetattr(fd, TCSAFLUSH, &old);
+    if (write(fd, "\n", 1) < 0) {
+        /* ignore */
+    }
+    close(fd);
+    if (i == 0)
+        return bx_error_set(err, BX_ECONFIG, NULL, "empty passphrase");
+    return 0;
+}
+
+int bx_key_load_private(const char *path, const char *passphrase, EVP_PKEY **out, bx_error *err)
+{
+    int rc = 0, fd = -1;
+    char *data = NULL;
+    BIO *b = NULL;
+    EVP_PKEY *k = NULL;
+    char pass[1024] = "";
+    struct stat st;
+    ssize_t n = 0;
+    size_t len = 0;
+
+    fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0) {
+        rc = bx_error_errno(err, BX_ECONFIG, path, "cannot open private key");
+        goto out;
+    }
+    if (fstat(fd, &st) != 0) {
+        rc = bx_error_errno(err, BX_ECONFIG, path, "cannot stat private key");
+        goto out;
+    }
+    if (!S_ISREG(st.st_mode)) {
+        rc = bx_error_set(err, BX_ECONFIG, path, "private key is not a regular file");
+        goto out;
+    }
+    if (st.st_uid != geteuid()) {
+        rc = bx_error_set(err, BX_ECONFIG, path, "private key is owned by uid %u, not by the caller",
+                          (unsigned)st.st_uid);
+        goto out;
+    }
+    if (st.st_mode & (S_IRWXG | S_IRWXO)) {
+        rc = bx_error_set(err, BX_ECONFIG, path,
+                          "private key is accessible by group or others (mode %04o; want 0600)",
+                          (unsigned)(st.st_mode & 07777));
+        goto out;
+    }
+    if (st.st_size <= 0 || st.st_size > BX_KEYFILE_MAX) {
+        rc = bx_error_set(err, BX_ECONFIG, path, "private key file is empty or too large");
+        goto out;
+    }
+    data = malloc((size_t)st.st_size + 1);
+    if (!data) {
+        rc = bx_error_set(err, BX_EENV, path, "out of memory");
+        goto out;
+    }
+    while (len < (size_t)st.st_size) {
+        n = read(fd, data + len, (size_t)st.st_size - len);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            break;
+        len += (size_t)n;
+    }
+    if (len != (size_t)st.st_size) {
+        rc = bx_error_errno(err, BX_ECONFIG, path, "cannot read private key");
+        goto out;
+    }
+    data[len] = '\0';
+    b = BIO_new_mem_buf(data, (int)len);
+    if (!b) {
+        rc = bx_error_ssl(err, BX_EENV, path, "out of memory");
+        goto out;
+    }
+    if (strstr(data, "BEGIN ENCRYPTED PRIVATE KEY")) {
+        if (passphrase)
+            snprintf(pass, sizeof pass, "%s", passphrase);
+        else if ((rc = bx_passphrase_read(pass, sizeof pass, "Passphrase: ", err)) != 0)
+            goto out;
+    }
+    k = PEM_read_bio_PrivateKey(b, NULL, NULL, pass);
+    if (!k) {
+        rc = bx_error_ssl(err, BX_ECONFIG, path, "cannot read private key (wrong passphrase or not PKCS#8 PEM)");
+        goto out;
+    }
+    if (!bx_key_alg(k)) {
+        rc = bx_error_set(err, BX_ECONFIG, path, "unsupported key type (want Ed25519 or ECDSA P-256)");
+        goto out;
+    }
+    *out = k;
+    k = NULL;
+out:
+    OPENSSL_cleanse(pass, sizeof pass);
+    if (data) {
+        OPENSSL_cleanse(data, len);
+        free(data);
+    }
+    BIO_free(b);
+    EVP_PKEY_free(k);
+    if (fd >= 0)
+        close(fd);
+    return rc;
+}
+
+int bx_key_parse_public(const char *pem, size_t len, EVP_PKEY **out, bx_error *err)
+{
+    int rc = 0;
+    EVP_PKEY *k = NULL;
+    BIO *b = BIO_new_mem_buf(pem, (int)len);
+    if (!b)
+        return bx_error_ssl(err, BX_EENV, NULL, "out of memory");
+    k = PEM_read_bio_PUBKEY(b, NULL, NULL, NULL);
+    if (!k) {
+        rc = bx_error_ssl(err, BX_ECONFIG, NULL, "not an SPKI PEM public key");
+        goto out;
+    }
+    if (!bx_key_alg(k)) {
+        rc = bx_error_set(err, BX_ECONFIG, NULL, "unsupported key type (want Ed25519 or ECDSA P-256)");
+        goto out;
+    }
+    *out = k;
+    k = NULL;
+out:
+    EVP_PKEY_free(k);
+    BIO_free(b);
+    ERR_clear_error();
+    return rc;
+}
+
+int bx_key_load_public(const char *path, EVP_PKEY **out, bx_error *err)
+{
+    char *data = NULL;
+    size_t len = 0;
+    int rc = bx_read_file(path, BX_KEYFILE_MAX, 0, &data, &len, err);
+    if (rc)
+        return rc == BX_EINVAL ? (err->code = BX_ECONFIG) : rc;
+    rc = bx_key_parse_public(data, len, out, err);
+    if (rc)
+        snprintf(err->where, sizeof err->where, "%s", path);
+    free(data);
+    return rc;
+}
+
+int bx_sign(EVP_PKEY *key, const void *msg, size_t len, unsigned char **sig, size_t *siglen,
+            bx_error *err)
+{
+    int rc = 0;
+    unsigned char *s = NULL;
+    size_t n = 0;
+    EVP_MD_CTX *ctx = EVP_MD_CTX_new();
+    const EVP_MD *md = bx_key_alg(key) == BX_ALG_ED25519 ? NULL : EVP_sha256();
+    if (!ctx)
+        return bx_error_ssl(err, BX_EENV, NULL, "out of memory");
+    if (EVP_DigestSignInit(ctx, NULL, md, NULL, key) != 1 ||
+        EVP_DigestSign(ctx, NULL, &n, msg, len) != 1) {
+        rc = bx_error_ssl(err, BX_EENV, NULL, "cannot sign");
+        goto out;
+    }
+    s = malloc(n);
+    if (!s || EVP_DigestSign(ctx, s, &n, msg, len) != 1) {
+        rc = bx_error_ssl(err, BX_EENV, NULL, "cannot sign");
+        goto out;
+    }
+    *sig = s;
+    *siglen = n;
+    s = NULL;
+out:
+    free(s);
+    EVP_MD_CTX_free(ctx);
+    return rc;
+}
+
+/* Raw r||s (32 bytes each) to DER, for the p1363 encoding. */
+static int p1363_to_der(const unsigned char *sig, size_t siglen, unsigned char **der, size_t *derlen)
+{
+    int ok = 0, n;
+    ECDSA_SIG *es = NULL;
+    BIGNUM *r = NULL, *s = NULL;
+    if (siglen != 64)
+        return 0;
+    es = ECDSA_SIG_new();
+    r = BN_bin2bn(sig, 32, NULL);
+    s = BN_bin2bn(sig + 32, 32, NULL);
+    if (!es || !r || !s || !ECDSA_SIG_set0(es, r, s))
+        goto out;
+    r = s = NULL;
+    *der = NULL;
+    n = i2d_ECDSA_SIG(es, der);
+    if (n <= 0)
+        goto out;
+    *derlen = (size_t)n;
+    ok = 1;
+out:
+    BN_free(r);
+    BN_free(s);
+    ECDSA_SIG_free(es);
+    return ok;
+}
+
+/* Strict DER: the signature parses and re-encodes to exactly the same bytes. */
+static int der_is_strict(const unsigned char *sig, size_t siglen)
+{
+    const unsigned char *p = sig;
+    unsigned char *again = NULL;
+    int ok = 0, n;
+    ECDSA_SIG *es = d2i_ECDSA_SIG(NULL, &p, (long)siglen);
+    if (!es || (size_t)(p - sig) != siglen)
+        goto out;
+    n = i2d_ECDSA_SIG(es, &again);
+    ok = n > 0 && (size_t)n == siglen && CRYPTO_memcmp(again, sig, siglen) == 0;
+out:
+    OPENSSL_free(again);
+    ECDSA_SIG_free(es);
+    return ok;
+}
+
+int bx_verify_sig(EVP_PKEY *key, bx_sigenc enc, const void *msg, size_t len,
+                  const unsigned char *sig, size_t siglen, bx_error *err)
+{
+    int rc = BX_ESIG;
+    unsigned char *der = NULL;
+    size_t derlen = 0;
+    EVP_MD_CTX *ctx = NULL;
+    bx_alg alg = bx_key_alg(key);
+
+    if (alg == BX_ALG_ECDSA_P256) {
+        if (enc == BX_SIGENC_P1363) {
+            if (!p1363_to_der(sig, siglen, &der, &derlen)) {
+                rc = bx_error_set(err, BX_ESIG, NULL, "not a 64-byte r||s signature");
+                goto out;
+            }
+            sig = der;
+            siglen = derlen;
+        } else if (!der_is_strict(sig, siglen)) {
+            rc = bx_error_set(err, BX_ESIG, NULL, "not a strict DER ECDSA signature");
+            goto out;
+        }
+    } else if (alg == BX_ALG_ED25519) {
+        if (siglen != 64) {
+            rc = bx_error_set(err, BX_ESIG, NULL, "an Ed25519 signature is 64 bytes");
+            goto out;
+        }
+    } else {
+        rc = bx_error_set(err, BX_EUNSUPPORTED, NULL, "unsupported key type");
+        goto out;
+    }
+    ctx = EVP_MD_CTX_new();
+    if (!ctx) {
+        rc = bx_error_ssl(err, BX_EENV, NULL, "out of memory");
+        goto out;
+    }
+    if (EVP_DigestVerifyInit(ctx, NULL, alg == BX_ALG_ED25519 ? NULL : EVP_sha256(), NULL, key) != 1) {
+        rc = bx_error_ssl(err, BX_EENV, NULL, "cannot initialise verification");
+        goto out;
+    }
+    if (EVP_DigestVerify(ctx, sig, siglen, msg, len) == 1)
+        rc = 0;
+    else
+        rc = bx_error_set(err, BX_ESIG, NULL, "signature does not verify");
+out:
+    ERR_clear_error();
+    EVP_MD_CTX_free(ctx);
+    OPENSSL_free(der);
+    return rc;
+}

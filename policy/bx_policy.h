@@ -1,0 +1,64 @@
+/* boxcert policy module: the YAML policy language (policy.md), built-in profiles, and
+ * rule evaluation over a verified statement. */
+#ifndef BX_POLICY_H
+#define BX_POLICY_H
+
+#include "bx_schema.h"
+
+#define BX_POLICY_MAX_SIZE (256 * 1024)
+#define BX_POLICY_MAX_DEPTH 32
+#define BX_POLICY_MAX_EVENTS 100000
+
+typedef struct {
+    EVP_PKEY *key;     /* owned */
+    char name[96];     /* "name" from the policy, else the file, else "key N" */
+    char keyid[65];    /* recomputed keyid */
+    bx_sigenc enc;     /* ECDSA signature encoding */
+    int has_not_before, has_not_after, revoked;
+    int64_t not_before, not_after;
+} bx_trust_key;
+
+typedef struct {
+    json_t *effective;   /* owned: the effective policy after extends/merge, in the
+                          * language's own form (sizes and durations as written) */
+    char source[256];    /* file path or "profile:NAME" */
+    bx_trust_key *keys;  /* owned */
+    size_t nkeys;
+    int threshold;       /* trust.threshold, default 1 */
+    int64_t max_age;     /* seconds; -1 when absent */
+    int64_t clock_skew;  /* seconds; default 300 */
+} bx_policy;
+
+/* Load a policy from a file, or a built-in profile by name when arg names one and no
+ * file of that name exists. Errors are BX_ECONFIG with err->where "file:line:col". */
+int bx_policy_load(const char *arg, bx_policy **out, bx_error *err) BX_WUR;
+/* Load from memory; name is used in messages and for relative key paths (its folder). */
+int bx_policy_load_buffer(const char *buf, size_t len, const char *name, bx_policy **out,
+                          bx_error *err) BX_WUR;
+/* Add a trusted key from a PEM file (--key). A key equal (EVP_PKEY_eq) to one the
+ * policy already lists is ignored. */
+int bx_policy_add_key_file(bx_policy *p, const char *path, bx_error *err) BX_WUR;
+void bx_policy_free(bx_policy *p);
+
+/* Names of the built-in profiles, NULL-terminated; the YAML text of one (borrowed),
+ * or NULL. */
+extern const char *const bx_policy_profiles[];
+const char *bx_policy_profile_text(const char *name);
+
+/* Context of an evaluation. */
+typedef struct {
+    int64_t now; /* --at or the clock, seconds since the epoch */
+} bx_eval_ctx;
+
+/* Evaluate the policy's containment, image and certificate-age rules on a verified
+ * statement (borrowed), appending findings to the array `findings`:
+ * {rule, status: pass|fail|unknown|warn|n/a, expected, observed, message}. */
+int bx_policy_eval(const bx_policy *p, const json_t *statement, const bx_eval_ctx *ctx,
+                   json_t *findings, bx_error *err) BX_WUR;
+
+/* Append a finding (helper shared with verify/). expected/observed are stolen
+ * (may be NULL -> JSON null). */
+void bx_finding_add(json_t *findings, const char *rule, const char *status, json_t *expected,
+                    json_t *observed, const char *fmt, ...) BX_FMT(6, 7);
+
+#endif

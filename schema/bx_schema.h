@@ -1,0 +1,91 @@
+/* boxcert schema module: JCS (RFC 8785), strict JSON, the DSSE envelope, the in-toto
+ * statement and containment predicate model, and the stronger/weaker comparator. */
+#ifndef BX_SCHEMA_H
+#define BX_SCHEMA_H
+
+#include "bx_common.h"
+
+#define BX_PAYLOAD_TYPE "application/vnd.in-toto+json"
+#define BX_STATEMENT_TYPE "https://in-toto.io/Statement/v1"
+#define BX_PREDICATE_TYPE "urn:boxcert:containment:v1"
+#define BX_ENVELOPE_MAX_DEFAULT (1024 * 1024)
+#define BX_JSON_MAX_INT 9007199254740992LL /* 2^53 */
+
+/* ---- JCS ------------------------------------------------------------------- */
+
+/* Serialize v as RFC 8785 JCS. Only integers (|n| <= 2^53) are allowed as numbers:
+ * reals are refused (BX_EINVAL, where = JSON pointer). Caller owns *out (free()),
+ * NUL-terminated one past *len. Strings may hold NUL (written \u0000) but must be valid
+ * UTF-8, as must keys (BX_EINVAL); nesting deeper than 4096 levels is refused. */
+int bx_jcs_serialize(const json_t *v, char **out, size_t *len, bx_error *err) BX_WUR;
+/* SHA-256 (lowercase hex) of the JCS of v. */
+int bx_jcs_sha256_hex(const json_t *v, char out[65], bx_error *err) BX_WUR;
+
+/* ---- strict JSON ----------------------------------------------------------- */
+
+/* 1 if n is an integer this project accepts in JSON: |n| <= 2^53. */
+static inline int bx_json_int_ok(json_int_t n)
+{
+    return n >= -BX_JSON_MAX_INT && n <= BX_JSON_MAX_INT;
+}
+
+/* Prepend "/" and the RFC 6901-escaped segment (~ as ~0, / as ~1) to err->where, keeping
+ * what fits. For building an error's JSON pointer while returning from a nested value.
+ * Control characters are shown as \u00xx so the pointer stays on one line.
+ * No-op when err is NULL. */
+void bx_json_where_push(bx_error *err, const char *seg, size_t len);
+void bx_json_where_push_index(bx_error *err, size_t index);
+
+/* Parse buf strictly: one JSON value (object required when want_object), no trailing
+ * bytes, duplicate keys refused at every depth, keys differing only in case refused,
+ * NUL and invalid UTF-8 refused, reals refused, integers beyond 2^53 refused.
+ * When require_jcs, the bytes must equal the JCS serialization of the value.
+ * On error, err->where is a JSON pointer or "line:col". Caller owns *out.
+ * Errors are BX_EINVAL (BX_EIO when out of memory). Whitespace after the value (e.g. a
+ * final newline) is not a trailing byte unless require_jcs. */
+int bx_json_parse_strict(const char *buf, size_t len, int want_object, int require_jcs,
+                         json_t **out, bx_error *err) BX_WUR;
+
+/* ---- DSSE ------------------------------------------------------------------ */
+
+typedef struct {
+    char *keyid;        /* owned; NULL when absent or empty */
+    unsigned char *sig; /* owned, decoded */
+    size_t siglen;
+} bx_dsse_sig;
+
+typedef struct {
+    char *payload_type;     /* owned */
+    unsigned char *payload; /* owned, decoded, NUL-terminated one past payload_len */
+    size_t payload_len;
+    bx_dsse_sig *sigs; /* owned */
+    size_t nsigs;
+} bx_envelope;
+
+/* PAE(type, body). Caller owns *out. */
+int bx_dsse_pae(const char *type, const unsigned char *body, size_t len, unsigned char **out,
+                size_t *outlen, bx_error *err) BX_WUR;
+/* Parse an envelope strictly (members payload, payloadType, signatures[{keyid?, sig}],
+ * nothing else; canonical base64). Does not check the payloadType value or signatures. */
+int bx_envelope_parse(const char *buf, size_t len, bx_envelope *env, bx_error *err) BX_WUR;
+void bx_envelope_free(bx_envelope *env);
+/* Append a signature by key over PAE(env). */
+int bx_envelope_sign(bx_envelope *env, EVP_PKEY *key, bx_error *err) BX_WUR;
+/* Serialize as one line of JSON (no trailing newline). Caller owns *out. */
+int bx_envelope_serialize(const bx_envelope *env, char **out, size_t *len, bx_error *err) BX_WUR;
+/* Lowercase hex SHA-256 of the decoded payload. */
+char *bx_envelope_id(const bx_envelope *env, char out[65]);
+
+/* ---- statement ------------------------------------------------------------- */
+
+/* Compute predicate.inputsSha256 over {containment, image, requested, session}. */
+int bx_predicate_inputs_sha256(const json_t *predicate, char out[65], bx_error *err) BX_WUR;
+/* Build the in-toto statement around predicate (borrowed; a reference is taken).
+ * source_commit may be NULL. Caller owns *out. */
+int bx_statement_build(json_t *predicate, const char *source_commit, json_t **out,
+                       bx_error *err) BX_WUR;
+/* Check a parsed statement's shape: _type, predicateType (BX_EUNSUPPORTED -> rule
+ * certificate.type), subjects and the predicate's closed schema (BX_EINVAL). */
+int bx_statement_check(const json_t *st, bx_error *err) BX_WUR;
+
+#endif

@@ -1,0 +1,123 @@
+# Shared helpers for shell tests (sourced). TAP output; exit 77 = skipped.
+#   ok NAME CMD...          run CMD, pass when it exits 0
+#   expect_rc N NAME CMD... run CMD, pass when it exits N (stdout/stderr in $OUT/$ERR files)
+#   like FILE REGEX NAME    FILE contains a line matching REGEX (grep -E)
+#   done_testing            print the plan, exit 1 on any failure (or when nothing ran)
+# Engine helpers:
+#   need_engine             skip (77) without an engine, fail under BOXCERT_REQUIRE_ENGINE=1
+#   session NAME ARGS...    docker run -d a labelled session of boxcert-session:1; echoes its Id
+#   cleanup_sessions        remove exactly the containers this run created (trap on EXIT)
+set -u
+BOXCERT_SOURCE_DIR=${BOXCERT_SOURCE_DIR:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
+BOXCERT_BIN=${BOXCERT_BIN:-$BOXCERT_SOURCE_DIR/build/bin}
+BOXCERT=$BOXCERT_BIN/boxcert
+DOCKER=${BOXCERT_DOCKER:-/usr/bin/docker}
+SESSION_IMAGE=boxcert-session:1
+RUN_ID=${RUN_ID:-$(basename "$0" .sh)-$$-$(date +%s)}
+T=$(mktemp -d "${TMPDIR:-/tmp}/boxcert-test.XXXXXX")
+OUT=$T/out
+ERR=$T/err
+tap_n=0
+tap_failed=0
+
+_tap() { # _tap STATUS NAME
+  tap_n=$((tap_n + 1))
+  if [ "$1" -eq 0 ]; then
+    echo "ok $tap_n - $2"
+  else
+    tap_failed=$((tap_failed + 1))
+    echo "not ok $tap_n - $2"
+    echo "#   at ${BASH_SOURCE[2]:-?}:${BASH_LINENO[1]:-?}"
+    if [ -s "$ERR" ]; then sed 's/^/#   stderr: /' "$ERR" | head -n 10; fi
+  fi
+}
+
+ok() {
+  local name=$1; shift
+  "$@" >"$OUT" 2>"$ERR"
+  _tap $? "$name"
+}
+
+expect_rc() {
+  local want=$1 name=$2 rc; shift 2
+  "$@" >"$OUT" 2>"$ERR"; rc=$?
+  if [ "$rc" -ne "$want" ]; then
+    echo "#   exit $rc, want $want"
+    _tap 1 "$name"
+  else
+    _tap 0 "$name"
+  fi
+}
+
+fails() { # fails NAME CMD...: CMD exits non-zero
+  local name=$1; shift
+  if "$@" >"$OUT" 2>"$ERR"; then echo "#   exited 0"; _tap 1 "$name"; else _tap 0 "$name"; fi
+}
+
+like() {
+  if grep -E -q -- "$2" "$1"; then _tap 0 "$3"; else
+    echo "#   no line of $(basename "$1") matches: $2"; sed 's/^/#   | /' "$1" | head -n 15; _tap 1 "$3"; fi
+}
+
+unfails() { # fails NAME CMD...: CMD exits non-zero
+  local name=$1; shift
+  if "$@" >"$OUT" 2>"$ERR"; then echo "#   exited 0"; _tap 1 "$name"; else _tap 0 "$name"; fi
+}
+
+like() {
+  if grep -E -q -- "$2" "$1"; then echo "#   a line of $(basename "$1") matches: $2"; _tap 1 "$3"; else _tap 0 "$3"; fi
+}
+
+is() { # is GOT WANT NAME
+  if [ "$1" = "$2" ]; then _tap 0 "$3"; else echo "#   got '$1', want '$2'"; _tap 1 "$3"; fi
+}
+
+done_testing() {
+  echo "1..$tap_n"
+  rm -rf "$T"
+  if [ "$tap_n" -eq 0 ]; then echo "# no test ran"; exit 1; fi
+  [ "$tap_failed" -eq 0 ] || { echo "# $tap_failed of $tap_n failed"; exit 1; }
+  exit 0
+}
+
+skip_all() {
+  echo "1..0 # SKIP $*"
+  rm -rf "$T"
+  exit 77
+}
+
+need_engine() {
+  local sock=${DOCKER_HOST:-unix:///var/run/docker.sock}
+  sock=${sock#unix://}
+  if [ "$(curl -s --max-time 3 --unix-socket "$sock" http://engine/_ping 2>/dev/null)" != "OK" ] \
+     || ! "$DOCKER" image inspect "$SESSION_IMAGE" >/dev/null 2>&1; then
+    if [ "${BOXCERT_REQUIRE_ENGINE:-0}" = "1" ]; then
+      echo "not ok 1 - engine required (BOXCERT_REQUIRE_ENGINE=1) but none answers at $sock with $SESSION_IMAGE"
+      echo "1..1"
+      exit 1
+    fi
+    skip_all "no engine at $sock (scripts/engine.sh start)"
+  fi
+  trap cleanup_sessions EXIT
+}
+
+session() { # session NAME [docker run args...] -- [command...]
+  local name=$1; shift
+  local args=() cmd=()
+  while [ $# -gt 0 ] && [ "$1" != "--" ]; do args+=("$1"); shift; done
+  [ $# -gt 0 ] && shift
+  cmd=("$@")
+  [ ${#cmd[@]} -gt 0 ] || cmd=(sleep 600)
+  "$DOCKER" run -d --label "boxcert.test=$RUN_ID" --name "bxt-$RUN_ID-$name" "${args[@]}" \
+    "$SESSION_IMAGE" "${cmd[@]}"
+}
+
+cleanup_sessions() {
+  local ids
+  ids=$("$DOCKER" ps -aq --filter "label=boxcert.test=$RUN_ID" 2>/dev/null)
+  [ -n "$ids" ] && "$DOCKER" rm -f $ids >/dev/null 2>&1
+  for n in $("$DOCKER" network ls -q --filter "label=boxcert.test=$RUN_ID" 2>/dev/null); do
+    "$DOCKER" network rm "$n" >/dev/null 2>&1
+  done
+  rm -rf "$T"
+}

@@ -1,0 +1,74 @@
+/* A small TAP harness: one test program per module, run by ctest.
+ *   ok(cond, "name %d", i)           a check
+ *   ok_err(rc, err, "name")          rc == 0, else prints err's where and message
+ *   is_int(got, want, "name") / is_str(got, want, "name")
+ *   skip_all("reason")              exits 77 (ctest's skip)
+ *   return tap_done();               prints the plan; exit status 1 on any failure
+ * Failures print file:line and, where given, the library's error message. */
+#ifndef BX_TAP_H
+#define BX_TAP_H
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int tap_n, tap_failed;
+
+static inline int tap_check(int cond, const char *file, int line, const char *name)
+{
+    tap_n++;
+    printf("%s %d - %s\n", cond ? "ok" : "not ok", tap_n, name);
+    if (!cond) {
+        tap_failed++;
+        printf("#   failed at %s:%d\n", file, line);
+    }
+    fflush(stdout);
+    return cond;
+}
+
+#define TAP_NAME(...) (snprintf(tap_namebuf, sizeof tap_namebuf, __VA_ARGS__), tap_namebuf)
+static char tap_namebuf[512];
+
+#define ok(cond, ...) tap_check(!!(cond), __FILE__, __LINE__, TAP_NAME(__VA_ARGS__))
+#define ok_err(rc, errp, ...)                                                                      \
+    do {                                                                                           \
+        int tap_rc_ = (rc);                                                                        \
+        if (!tap_check(tap_rc_ == 0, __FILE__, __LINE__, TAP_NAME(__VA_ARGS__)))                   \
+            printf("#   rc=%d where='%s' msg='%s'\n", tap_rc_, (errp)->where, (errp)->msg);         \
+    } while (0)
+#define is_int(got, want, ...)                                                                     \
+    do {                                                                                           \
+        long long tap_g_ = (long long)(got), tap_w_ = (long long)(want);                           \
+        if (!tap_check(tap_g_ == tap_w_, __FILE__, __LINE__, TAP_NAME(__VA_ARGS__)))               \
+            printf("#   got %lld, want %lld\n", tap_g_, tap_w_);                                   \
+    } while (0)
+#define is_str(got, want, ...)                                                                     \
+    do {                                                                                           \
+        const char *tap_g_ = (got), *tap_w_ = (want);                                              \
+        int tap_c_ = tap_g_ && tap_w_ && strcmp(tap_g_, tap_w_) == 0;                              \
+        if (!tap_check(tap_c_, __FILE__, __LINE__, TAP_NAME(__VA_ARGS__)))                         \
+            printf("#   got '%s', want '%s'\n", tap_g_ ? tap_g_ : "(null)",                        \
+                   tap_w_ ? tap_w_ : "(null)");                                                    \
+    } while (0)
+#define skip_all(...)                                                                              \
+    do {                                                                                           \
+        printf("1..0 # SKIP ");                                                                    \
+        printf(__VA_ARGS__);                                                                       \
+        printf("\n");                                                                              \
+        exit(77);                                                                                  \
+    } while (0)
+
+static inline int tap_done(void)
+{
+    printf("1..%d\n", tap_n);
+    if (tap_failed)
+        printf("# %d of %d failed\n", tap_failed, tap_n);
+    return tap_failed ? 1 : (tap_n ? 0 : 1); /* a program that checked nothing fails */
+}
+
+/* Source tree root, passed by CMake as BOXCERT_SOURCE_DIR. */
+#ifndef BOXCERT_SOURCE_DIR
+#define BOXCERT_SOURCE_DIR "."
+#endif
+
+#endif

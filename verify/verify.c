@@ -1,0 +1,225 @@
+#include "bx_verify.h"
+
+#include <string.h>
+
+void bx_verify_result_free(bx_verify_result *res)
+{
+    if (!res)
+        return;
+    json_decref(res->statement);
+    json_decref(res->findings);
+    memset(res, 0, sizeof *res);
+}
+
+static void fail(json_t *findings, const char *rule, json_t *expected, json_t *observed,
+                 const bx_error *e)
+{
+    char buf[400];
+    bx_finding_add(findings, rule, "fail", expected, observed, "%s", bx_error_str(e, buf, sizeof buf));
+}
+
+/* Distinct trusted keys (honouring 8b's validity when at_issued >= 0) whose signature
+ * verifies over pae. verified[] marks them; the count is returned. */
+static size_t count_signers(const bx_policy *p, const bx_envelope *env, const unsigned char *pae,
+                            size_t paelen, unsigned char *verified)
+{
+    size_t count = 0;
+    for (size_t s = 0; s < env->nsigs; s++) {
+        const bx_dsse_sig *sig = &env->sigs[s];
+        int hinted = 0;
+        if (sig->keyid)
+            for (size_t k = 0; k < p->nkeys; k++)
+                hinted |= strcmp(p->keys[k].keyid, sig->keyid) == 0;
+        for (size_t k = 0; k < p->nkeys; k++) {
+            if (verified[k] || (hinted && strcmp(p->keys[k].keyid, sig->keyid) != 0))
+                continue;
+            bx_error e;
+            if (bx_verify_sig(p->keys[k].key, p->keys[k].enc, pae, paelen, sig->sig, sig->siglen,
+                              &e) == 0) {
+                verified[k] = 1;
+                count++;
+                break;
+            }
+        }
+    }
+    return count;
+}
+
+static int key_valid_at(const bx_trust_key *k, int64_t t)
+{
+    if (k->revoked)
+        return 0;
+    if (k->has_not_before && t < k->not_before)
+        return 0;
+    if (k->has_not_after && t > k->not_after)
+        return 0;
+    return 1;
+}
+
+static int check_times(const bx_policy *p, const bx_verify_opts *o, const json_t *pred,
+                       json_t *findings, int64_t *issued)
+{
+    bx_error e;
+    int64_t exp = 0;
+    const char *is = json_string_value(json_object_get(pred, "issuedAt"));
+    const char *es = json_string_value(json_object_get(pred, "expiresAt"));
+    if (!is || bx_time_parse(is, 0, issued, &e) != 0 || !es || bx_time_parse(es, 0, &exp, &e) != 0) {
+        bx_error_set(&e, BX_EINVAL, "/predicate/issuedAt", "issuedAt/expiresAt missing or not RFC 3339");
+        fail(findings, "certificate.format", NULL, NULL, &e);
+        return 0;
+    }
+    char at[21];
+    bx_time_format(o->at, at);
+    if (o->at > exp + p->clock_skew)
+        bx_finding_add(findings, "certificate.expired", "fail", json_string(at), json_string(es),
+                       "certificate expired at %s (checked at %s)", es, at);
+    else
+        bx_finding_add(findings, "certificate.expired", "pass", json_string(at), json_string(es),
+                       "expires at %s", es);
+    if (*issued > o->at + p->clock_skew)
+        bx_finding_add(findings, "certificate.not_yet_valid", "fail", json_string(at),
+                       json_string(is), "issued at %s, after %s beyond the clock skew", is, at);
+    else
+        bx_finding_add(findings, "certificate.not_yet_valid", "pass", json_string(at),
+                       json_string(is), "issued at %s", is);
+    return 1;
+}
+
+/* Steps 5-8 of certificate.md section 5 on the verified payload. */
+static int check_statement(const bx_envelope *env, json_t *findings, json_t **st_out)
+{
+    bx_error e;
+    json_t *st = NULL;
+    int rc = bx_json_parse_strict((const char *)env->payload, env->payload_len, 1, 1, &st, &e);
+    if (rc) {
+        bx_error_prefix(&e, "payload");
+        fail(findings, "certificate.format", NULL, NULL, &e);
+        return 0;
+    }
+    rc = bx_statement_check(st, &e);
+    if (rc) {
+        fail(findings, rc == BX_EUNSUPPORTED ? "certificate.type" : "certificate.format", NULL, NULL,
+             &e);
+        goto bad;
+    }
+    json_t *pred = json_object_get(st, "predicate");
+    const char *subj = json_string_value(
+        json_object_get(json_object_get(json_array_get(json_object_get(st, "subject"), 0), "digest"),
+                        "sha256"));
+    const char *img = json_string_value(json_object_get(json_object_get(pred, "image"), "id"));
+    if (!img || strncmp(img, "sha256:", 7) != 0 || !subj || strcmp(img + 7, subj) != 0) {
+        bx_finding_add(findings, "certificate.subject", "fail", json_string(subj ? subj : ""),
+                       img ? json_string(img) : json_null(),
+                       "image subject does not equal predicate.image.id");
+        goto bad;
+    }
+    char want[65];
+    const char *got = json_string_value(json_object_get(pred, "inputsSha256"));
+    if (bx_predicate_inputs_sha256(pred, want, &e) != 0 || !got || strcmp(got, want) != 0) {
+        bx_finding_add(findings, "certificate.inputs", "fail", json_string(want),
+                       got ? json_string(got) : json_null(),
+                       "inputsSha256 does not match the recomputed hash of the attested inputs");
+        goto bad;
+    }
+    *st_out = st;
+    return 1;
+bad:
+    json_decref(st);
+    return 0;
+}
+
+static int verdict(const json_t *findings)
+{
+    size_t i;
+    json_t *f;
+    json_array_foreach(findings, i, f) {
+        const char *s = json_string_value(json_object_get(f, "status"));
+        if (strcmp(s, "fail") == 0 || strcmp(s, "unknown") == 0)
+            return 0;
+    }
+    return 1;
+}
+
+int bx_verify_envelope(const bx_policy *p, const bx_verify_opts *o, const char *buf, size_t len,
+                       bx_verify_result *res, bx_error *err)
+{
+    bx_envelope env = {0};
+    bx_error e;
+    unsigned char *pae = NULL, *verified = NULL;
+    size_t paelen = 0;
+    json_t *st = NULL;
+    int rc = 0;
+    size_t max = o->max_size ? o->max_size : BX_ENVELOPE_MAX_DEFAULT;
+    int threshold = o->threshold > 0 ? o->threshold : p->threshold;
+
+    memset(res, 0, sizeof *res);
+    res->findings = json_array();
+    if (!res->findings)
+        return bx_error_set(err, BX_EENV, NULL, "out of memory");
+
+    if (len > max) {
+        bx_finding_add(res->findings, "certificate.too_large", "fail", json_integer((json_int_t)max),
+                       json_integer((json_int_t)len), "envelope is %zu bytes; the cap is %zu", len,
+                       max);
+        goto done;
+    }
+    if (bx_envelope_parse(buf, len, &env, &e) != 0) {
+        bx_error_prefix(&e, "envelope");
+        fail(res->findings, "certificate.format", NULL, NULL, &e);
+        goto done;
+    }
+    bx_envelope_id(&env, res->certificate_id);
+    if (strcmp(env.payload_type, BX_PAYLOAD_TYPE) != 0) {
+        bx_finding_add(res->findings, "certificate.type", "fail", json_string(BX_PAYLOAD_TYPE),
+                       json_string(env.payload_type), "payloadType is not %s", BX_PAYLOAD_TYPE);
+        goto done;
+    }
+    if (env.nsigs == 0) {
+        bx_finding_add(res->findings, "signature.threshold", "fail", json_integer(threshold),
+                       json_integer(0), "the envelope carries no signature");
+        goto done;
+    }
+    if ((rc = bx_dsse_pae(env.payload_type, env.payload, env.payload_len, &pae, &paelen, err)) != 0)
+        goto done;
+    verified = calloc(p->nkeys ? p->nkeys : 1, 1);
+    if (!verified) {
+        rc = bx_error_set(err, BX_EENV, NULL, "out of memory");
+        goto done;
+    }
+    size_t signers = count_signers(p, &env, pae, paelen, verified);
+    if (signers < (size_t)threshold) {
+        bx_finding_add(res->findings, "signature.threshold", "fail", json_integer(threshold),
+                       json_integer((json_int_t)signers),
+                       "%zu distinct trusted key(s) signed; the threshold is %d", signers, threshold);
+        goto done;
+    }
+    bx_finding_add(res->findings, "signature.threshold", "pass", json_integer(threshold),
+                   json_integer((json_int_t)signers), "%zu distinct trusted key(s) signed", signers);
+    if (!check_statement(&env, res->findings, &st))
+        goto done;
+    json_t *pred = json_object_get(st, "predicate");
+    int64_t issued = 0;
+    if (!check_times(p, o, pred, res->findings, &issued))
+        goto done;
+    size_t valid = 0;
+    for (size_t k = 0; k < p->nkeys; k++)
+        valid += verified[k] && key_valid_at(&p->keys[k], issued);
+    if (valid < (size_t)threshold) {
+        bx_finding_add(res->findings, "signature.key_validity", "fail", json_integer(threshold),
+                       json_integer((json_int_t)valid),
+                       "%zu signing key(s) valid at issuedAt; the threshold is %d", valid, threshold);
+        goto done;
+    }
+    bx_eval_ctx ctx = {.now = o->at};
+    if ((rc = bx_policy_eval(p, st, &ctx, res->findings, err)) != 0)
+        goto done;
+    res->statement = st;
+    st = NULL;
+done:
+    res->pass = rc == 0 && verdict(res->findings);
+    json_decref(st);
+    free(pae);
+    free(verified);
+    bx_envelope_free(&env);
+    return rc;
+}
