@@ -45,7 +45,7 @@ like "$OUT" 'fail containment.rootfs:' "and containment.rootfs"
 like "$OUT" 'fail containment.capabilities:' "and containment.capabilities"
 like "$OUT" 'fail containment.no_new_privileges:' "and containment.no_new_privileges"
 
-ok "json report" "$V" verify "$T/h.intoto.json" "$T/w.intoto.json" --policy "$POLICY" \
+expect_rc 1 "json report (one fails: exit 1)" "$V" verify "$T/h.intoto.json" "$T/w.intoto.json" --policy "$POLICY" \
   --key "$T/k.pub" --format json --output "$T/report.json"
 $PY - "$T/report.json" >"$T/report.txt" <<'PY'
 import json, sys

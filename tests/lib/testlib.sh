@@ -59,12 +59,7 @@ like() {
     echo "#   no line of $(basename "$1") matches: $2"; sed 's/^/#   | /' "$1" | head -n 15; _tap 1 "$3"; fi
 }
 
-unfails() { # fails NAME CMD...: CMD exits non-zero
-  local name=$1; shift
-  if "$@" >"$OUT" 2>"$ERR"; then echo "#   exited 0"; _tap 1 "$name"; else _tap 0 "$name"; fi
-}
-
-like() {
+unlike() {
   if grep -E -q -- "$2" "$1"; then echo "#   a line of $(basename "$1") matches: $2"; _tap 1 "$3"; else _tap 0 "$3"; fi
 }
 

@@ -1,0 +1,179 @@
+#include "bx_common.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const char b64_std[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+static const char hex_digits[] = "0123456789abcdef";
+
+enum { ALPHA_ANY = 0, ALPHA_STD = 1, ALPHA_URL = 2 };
+
+char *bx_b64_encode(const void *buf, size_t len)
+{
+    const unsigned char *p = buf;
+    if (len > (SIZE_MAX - 1) / 4 * 3 - 3)
+        return NULL;
+    char *out = malloc((len + 2) / 3 * 4 + 1);
+    if (!out)
+        return NULL;
+    size_t i = 0, o = 0;
+    for (; i + 2 < len; i += 3) {
+        unsigned v = (unsigned)p[i] << 16 | (unsigned)p[i + 1] << 8 | p[i + 2];
+        out[o++] = b64_std[v >> 18];
+        out[o++] = b64_std[(v >> 12) & 63];
+        out[o++] = b64_std[(v >> 6) & 63];
+        out[o++] = b64_std[v & 63];
+    }
+    if (i < len) {
+        unsigned v = (unsigned)p[i] << 16 | (i + 1 < len ? (unsigned)p[i + 1] << 8 : 0);
+        out[o++] = b64_std[v >> 18];
+        out[o++] = b64_std[(v >> 12) & 63];
+        out[o++] = i + 1 < len ? b64_std[(v >> 6) & 63] : '=';
+        out[o++] = '=';
+    }
+    out[o] = '\0';
+    return out;
+}
+
+/* Value of c (0..63) and the alphabet it belongs to; -1 when in neither. */
+static int b64_value(unsigned char c, int *alpha)
+{
+    *alpha = ALPHA_ANY;
+    if (c >= 'A' && c <= 'Z')
+        return c - 'A';
+    if (c >= 'a' && c <= 'z')
+        return c - 'a' + 26;
+    if (c >= '0' && c <= '9')
+        return c - '0' + 52;
+    *alpha = (c == '+' || c == '/') ? ALPHA_STD : ALPHA_URL;
+    if (c == '+' || c == '-')
+        return 62;
+    if (c == '/' || c == '_')
+        return 63;
+    return -1;
+}
+
+static int b64_decode_chars(const char *s, size_t n, unsigned char *out, bx_error *err)
+{
+    int seen = ALPHA_ANY;
+    unsigned acc = 0;
+    size_t o = 0;
+    for (size_t i = 0; i < n; i++) {
+        int alpha;
+        int v = b64_value((unsigned char)s[i], &alpha);
+        if (s[i] == '=')
+            return bx_error_set(err, BX_EINVAL, NULL, "invalid base64: misplaced '=' at offset %zu",
+                                i);
+        if (v < 0)
+            return bx_error_set(err, BX_EINVAL, NULL,
+                                "invalid base64: character 0x%02x at offset %zu",
+                                (unsigned char)s[i], i);
+        if (alpha != ALPHA_ANY && seen != ALPHA_ANY && alpha != seen)
+            return bx_error_set(err, BX_EINVAL, NULL,
+                                "invalid base64: standard and URL-safe alphabets mixed");
+        if (alpha != ALPHA_ANY)
+            seen = alpha;
+        acc = acc << 6 | (unsigned)v;
+        if (i % 4 == 3) {
+            out[o++] = (unsigned char)(acc >> 16);
+            out[o++] = (unsigned char)(acc >> 8);
+            out[o++] = (unsigned char)acc;
+            acc = 0;
+        }
+    }
+    /* Tail of a padded quad: 2 chars = 1 byte (4 pad bits), 3 chars = 2 bytes (2 pad bits). */
+    size_t rem = n % 4;
+    if (rem == 2) {
+        if (acc & 0xf)
+            return bx_error_set(err, BX_EINVAL, NULL, "invalid base64: non-zero padding bits");
+        out[o++] = (unsigned char)(acc >> 4);
+    } else if (rem == 3) {
+        if (acc & 0x3)
+            return bx_error_set(err, BX_EINVAL, NULL, "invalid base64: non-zero padding bits");
+        out[o++] = (unsigned char)(acc >> 10);
+        out[o++] = (unsigned char)(acc >> 2);
+    }
+    return 0;
+}
+
+int bx_b64_decode(const char *s, size_t slen, unsigned char **out, size_t *outlen, bx_error *err)
+{
+    unsigned char *buf = NULL;
+    if (slen % 4 != 0)
+        return bx_error_set(err, BX_EINVAL, NULL,
+                            "invalid base64: length %zu is not a multiple of 4", slen);
+    size_t pad = 0;
+    if (slen > 0 && s[slen - 1] == '=')
+        pad = (s[slen - 2] == '=') ? 2 : 1;
+    size_t dlen = slen / 4 * 3 - pad;
+    int rc = 0;
+    buf = malloc(dlen + 1);
+    if (!buf) {
+        rc = bx_error_set(err, BX_EIO, NULL, "out of memory");
+        goto out;
+    }
+    rc = b64_decode_chars(s, slen - pad, buf, err);
+    if (rc)
+        goto out;
+    buf[dlen] = '\0';
+    *out = buf;
+    *outlen = dlen;
+    buf = NULL;
+out:
+    free(buf);
+    return rc;
+}
+
+char *bx_hex_encode(const void *buf, size_t len, char *out)
+{
+    const unsigned char *p = buf;
+    for (size_t i = 0; i < len; i++) {
+        out[2 * i] = hex_digits[p[i] >> 4];
+        out[2 * i + 1] = hex_digits[p[i] & 0xf];
+    }
+    out[2 * len] = '\0';
+    return out;
+}
+
+static int lower_hex_value(char c)
+{
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    if (c >= 'a' && c <= 'f')
+        return c - 'a' + 10;
+    return -1;
+}
+
+int bx_is_lower_hex(const char *s, size_t n)
+{
+    if (!s)
+        return 0;
+    for (size_t i = 0; i < n; i++)
+        if (lower_hex_value(s[i]) < 0)
+            return 0;
+    return s[n] == '\0';
+}
+
+int bx_hex_decode(const char *s, unsigned char *out, size_t outlen, bx_error *err)
+{
+    if (!bx_is_lower_hex(s, 2 * outlen))
+        return bx_error_set(err, BX_EINVAL, NULL, "not %zu lowercase hex digits", 2 * outlen);
+    for (size_t i = 0; i < outlen; i++)
+        out[i] = (unsigned char)(lower_hex_value(s[2 * i]) << 4 | lower_hex_value(s[2 * i + 1]));
+    return 0;
+}
+
+void bx_sha256(const void *buf, size_t len, unsigned char out[32])
+{
+    unsigned int n = 0;
+    /* A digest that silently failed would be compared as if real: fail hard instead. */
+    if (!EVP_Digest(buf, len, out, &n, EVP_sha256(), NULL) || n != 32)
+        abort();
+}
+
+char *bx_sha256_hex(const void *buf, size_t len, char out[65])
+{
+    unsigned char md[32];
+    bx_sha256(buf, len, md);
+    return bx_hex_encode(md, sizeof md, out);
+}

@@ -1,0 +1,272 @@
+#include "bx_common.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <openssl/rand.h>
+
+/* ---- reading ---------------------------------------------------------------- */
+
+typedef struct {
+    char *p;
+    size_t len, cap;
+} rbuf;
+
+static int rbuf_grow(rbuf *b, size_t limit)
+{
+    size_t cap = b->cap < 4096 ? 4096 : b->cap * 2;
+    if (cap > limit + 1)
+        cap = limit + 1;
+    if (cap <= b->cap)
+        return -1;
+    char *p = realloc(b->p, cap);
+    if (!p)
+        return -1;
+    b->p = p;
+    b->cap = cap;
+    return 0;
+}
+
+/* Reads fd to EOF into b, stopping once more than max bytes have arrived. */
+static int read_all(int fd, const char *path, size_t max, rbuf *b, bx_error *err)
+{
+    size_t limit = max < SIZE_MAX - 1 ? max + 1 : SIZE_MAX - 1; /* one over the cap detects it */
+    for (;;) {
+        if (b->len == limit)
+            return bx_error_set(err, BX_EINVAL, path, "too large: over %zu bytes", max);
+        if (b->cap - b->len < 2 && rbuf_grow(b, limit) < 0)
+            return bx_error_set(err, BX_EIO, path, "out of memory");
+        size_t want = b->cap - 1 - b->len;
+        if (want > limit - b->len)
+            want = limit - b->len;
+        ssize_t n = read(fd, b->p + b->len, want);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0)
+            return bx_error_errno(err, BX_EIO, path, "cannot read");
+        if (n == 0)
+            return 0;
+        b->len += (size_t)n;
+    }
+}
+
+/* Refuses what is not a regular file (pipes and stdin allowed) and what is over max. */
+static int check_readable(int fd, const char *path, int is_stdin, size_t max, rbuf *b,
+                          bx_error *err)
+{
+    struct stat st;
+    if (fstat(fd, &st) < 0)
+        return bx_error_errno(err, BX_EIO, path, "cannot stat");
+    if (S_ISDIR(st.st_mode))
+        return bx_error_set(err, BX_ECONFIG, path, "is a directory");
+    if (!S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode) && !is_stdin)
+        return bx_error_set(err, BX_ECONFIG, path, "is not a regular file");
+    if (S_ISREG(st.st_mode) && (uintmax_t)st.st_size > max)
+        return bx_error_set(err, BX_EINVAL, path, "too large: %jd bytes (max %zu)",
+                            (intmax_t)st.st_size, max);
+    if (S_ISREG(st.st_mode) && st.st_size > 0) {
+        b->cap = (size_t)st.st_size + 2; /* +1 for the NUL, +1 to see growth at once */
+        b->p = malloc(b->cap);
+        if (!b->p)
+            return bx_error_set(err, BX_EIO, path, "out of memory");
+    }
+    return 0;
+}
+
+int bx_read_file(const char *path, size_t max, int allow_empty, char **out, size_t *len,
+                 bx_error *err)
+{
+    int is_stdin = strcmp(path, "-") == 0;
+    const char *name = is_stdin ? "<stdin>" : path;
+    int fd = is_stdin ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC);
+    rbuf b = {0};
+    int rc = 0;
+    if (fd < 0) {
+        rc = bx_error_errno(err, BX_EIO, name, "cannot open");
+        goto out;
+    }
+    rc = check_readable(fd, name, is_stdin, max, &b, err);
+    if (rc)
+        goto out;
+    rc = read_all(fd, name, max, &b, err);
+    if (rc)
+        goto out;
+    if (b.len == 0 && !allow_empty) {
+        rc = bx_error_set(err, BX_ECONFIG, name, "is empty");
+        goto out;
+    }
+    if (!b.p && rbuf_grow(&b, 0) < 0) {
+        rc = bx_error_set(err, BX_EIO, name, "out of memory");
+        goto out;
+    }
+    b.p[b.len] = '\0';
+    *out = b.p;
+    *len = b.len;
+    b.p = NULL;
+out:
+    free(b.p);
+    if (fd >= 0 && !is_stdin)
+        close(fd);
+    return rc;
+}
+
+/* ---- writing ---------------------------------------------------------------- */
+
+static int write_all(int fd, const void *buf, size_t len)
+{
+    const char *p = buf;
+    while (len > 0) {
+        ssize_t n = write(fd, p, len);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0)
+            return -1;
+        if (n == 0) {
+            errno = EIO;
+            return -1;
+        }
+        p += n;
+        len -= (size_t)n;
+    }
+    return 0;
+}
+
+/* Write, fsync and close fd (always closed). */
+static int write_sync_close(int fd, const void *buf, size_t len, const char *path, bx_error *err)
+{
+    int rc = 0;
+    if (write_all(fd, buf, len) < 0)
+        rc = bx_error_errno(err, BX_EIO, path, "cannot write %zu bytes", len);
+    else if (fsync(fd) < 0)
+        rc = bx_error_errno(err, BX_EIO, path, "cannot sync");
+    if (close(fd) < 0 && rc == 0)
+        rc = bx_error_errno(err, BX_EIO, path, "cannot close");
+    return rc;
+}
+
+/* Split path into its folder (malloc'd) and final component (pointer into path). */
+static int split_path(const char *path, char **dir, const char **base, bx_error *err)
+{
+    const char *slash = strrchr(path, '/');
+    *base = slash ? slash + 1 : path;
+    if (!**base || strcmp(*base, ".") == 0 || strcmp(*base, "..") == 0)
+        return bx_error_set(err, BX_EIO, path, "not a file name");
+    if (!slash)
+        *dir = strdup(".");
+    else if (slash == path)
+        *dir = strdup("/");
+    else
+        *dir = strndup(path, (size_t)(slash - path));
+    if (!*dir)
+        return bx_error_set(err, BX_EIO, path, "out of memory");
+    return 0;
+}
+
+static int open_dir_checked(const char *dir, const char *path, int *dfd, bx_error *err)
+{
+    struct stat st;
+    *dfd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (*dfd < 0)
+        return bx_error_errno(err, BX_EIO, path, "cannot open folder %s", dir);
+    if (fstat(*dfd, &st) < 0)
+        return bx_error_errno(err, BX_EIO, path, "cannot stat folder %s", dir);
+    if ((st.st_mode & S_IWOTH) && !(st.st_mode & S_ISVTX))
+        return bx_error_set(err, BX_EIO, path,
+                            "folder %s is writable by others without the sticky bit", dir);
+    return 0;
+}
+
+static int check_target(int dfd, const char *base, const char *path, bx_error *err)
+{
+    struct stat st;
+    if (fstatat(dfd, base, &st, AT_SYMLINK_NOFOLLOW) < 0)
+        return errno == ENOENT ? 0 : bx_error_errno(err, BX_EIO, path, "cannot stat");
+    if (S_ISLNK(st.st_mode))
+        return bx_error_set(err, BX_EIO, path, "is a symlink");
+    if (!S_ISREG(st.st_mode))
+        return bx_error_set(err, BX_EIO, path, "exists and is not a regular file");
+    return 0;
+}
+
+/* Create ".<base>.XXXXXX" exclusively in dfd; its name goes to tmp. */
+static int create_temp(int dfd, const char *base, unsigned mode, char *tmp, size_t tmplen,
+                       const char *path, bx_error *err)
+{
+    static const char chars[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+    if ((size_t)snprintf(tmp, tmplen, ".%s.XXXXXX", base) >= tmplen)
+        return bx_error_set(err, BX_EIO, path, "file name too long");
+    char *suffix = tmp + strlen(tmp) - 6;
+    for (int attempt = 0; attempt < 100; attempt++) {
+        unsigned char rnd[6];
+        if (RAND_bytes(rnd, sizeof rnd) != 1)
+            return bx_error_ssl(err, BX_EIO, path, "no randomness for a temporary name");
+        for (int i = 0; i < 6; i++)
+            suffix[i] = chars[rnd[i] % (sizeof chars - 1)];
+        int fd = openat(dfd, tmp, O_CREAT | O_EXCL | O_NOFOLLOW | O_WRONLY | O_CLOEXEC,
+                        (mode_t)(mode & 07777));
+        if (fd >= 0)
+            return fd;
+        if (errno != EEXIST)
+            return bx_error_errno(err, BX_EIO, path, "cannot create a temporary file");
+    }
+    return bx_error_set(err, BX_EIO, path, "cannot create a temporary file: names exhausted");
+}
+
+int bx_write_file_atomic(const char *path, const void *buf, size_t len, unsigned mode,
+                         bx_error *err)
+{
+    char *dir = NULL;
+    const char *base;
+    char tmp[NAME_MAX + 1] = "";
+    int dfd = -1, fd = -1, created = 0;
+    int rc = split_path(path, &dir, &base, err);
+    if (rc)
+        goto out;
+    rc = open_dir_checked(dir, path, &dfd, err);
+    if (rc)
+        goto out;
+    rc = check_target(dfd, base, path, err);
+    if (rc)
+        goto out;
+    fd = create_temp(dfd, base, mode, tmp, sizeof tmp, path, err);
+    if (fd < 0) {
+        rc = fd;
+        goto out;
+    }
+    created = 1;
+    rc = write_sync_close(fd, buf, len, path, err);
+    fd = -1;
+    if (rc)
+        goto out;
+    if (renameat(dfd, tmp, dfd, base) < 0) {
+        rc = bx_error_errno(err, BX_EIO, path, "cannot rename the temporary file into place");
+        goto out;
+    }
+    created = 0;
+    if (fsync(dfd) < 0 && errno != EINVAL)
+        rc = bx_error_errno(err, BX_EIO, path, "cannot sync folder %s", dir);
+out:
+    if (created)
+        unlinkat(dfd, tmp, 0);
+    if (dfd >= 0)
+        close(dfd);
+    free(dir);
+    return rc;
+}
+
+int bx_write_file_excl(const char *path, const void *buf, size_t len, unsigned mode, bx_error *err)
+{
+    int fd =
+        open(path, O_CREAT | O_EXCL | O_NOFOLLOW | O_WRONLY | O_CLOEXEC, (mode_t)(mode & 07777));
+    if (fd < 0)
+        return errno == EEXIST ? bx_error_set(err, BX_EIO, path, "already exists")
+                               : bx_error_errno(err, BX_EIO, path, "cannot create");
+    int rc = write_sync_close(fd, buf, len, path, err);
+    if (rc)
+        unlink(path);
+    return rc;
+}
