@@ -19,7 +19,7 @@ deps:
 
 build:
 	@cmake -S . -B $(BUILD) $(CMAKE_FLAGS) >/dev/null
-	@cmake --build $(BUILD) -j $(JOBS)
+	@cmake --build $(BUILD) -j $(JOBS) -- -s --no-print-directory
 
 engine: deps
 	@bash scripts/engine.sh start >/dev/null
@@ -35,14 +35,14 @@ unit: build
 # ASan + UBSan: unit and fixture tests plus one real-engine smoke test.
 asan: deps engine
 	@cmake -S . -B $(ASAN_BUILD) -DBOXCERT_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug $(CMAKE_FLAGS) >/dev/null
-	@cmake --build $(ASAN_BUILD) -j $(JOBS)
+	@cmake --build $(ASAN_BUILD) -j $(JOBS) -- -s --no-print-directory
 	@cd $(ASAN_BUILD) && ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	  ctest -j $(JOBS) --output-on-failure --timeout 600 -L 'unit|fixture|cli|smoke'
 
 # libFuzzer targets (clang); FUZZ_SECONDS=N runs each for N seconds.
 fuzz: deps
 	@CC=clang cmake -S . -B $(FUZZ_BUILD) -DBOXCERT_FUZZ=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
-	@cmake --build $(FUZZ_BUILD) -j $(JOBS)
+	@cmake --build $(FUZZ_BUILD) -j $(JOBS) -- -s --no-print-directory
 	@bash scripts/fuzz.sh $(FUZZ_BUILD) $(FUZZ_SECONDS)
 
 demo: deps build engine

@@ -26,6 +26,14 @@ void cli_put_safe(FILE *f, const char *s);
 int cli_load_policy(const char *arg, char **keys, size_t nkeys, int threshold, bx_policy **out);
 /* Parse an RFC 3339 time or "now"; prints the error. */
 int cli_parse_time(const char *opt, const char *s, int64_t *out);
+/* Parse --threshold (a whole number from 1); prints the error. */
+int cli_parse_threshold(const char *s, int *out);
+/* Print a result's failed and unknown findings, one indented line each:
+ * "    fail RULE: message (expected X, observed Y)". */
+void cli_print_failed_findings(FILE *f, const char *name, const bx_verify_result *res);
+/* Write doc (len bytes, NUL-terminated one past) plus a newline to path atomically, or to
+ * stdout when path is NULL. */
+int cli_write_output(const char *path, char *doc, size_t len, bx_error *err);
 /* Whether colour may be used on f (a terminal and no NO_COLOR). */
 int cli_colour(FILE *f);
 
@@ -38,7 +46,10 @@ void cli_list_add(cli_list *l, char *s);
 
 int cmd_verify(int argc, char **argv);
 int cmd_policy(int argc, char **argv);
+int cmd_show(int argc, char **argv);
+int cmd_schema(int argc, char **argv);
 #ifndef BOXCERT_VERIFY_ONLY
+int cmd_sign(int argc, char **argv);
 int cmd_keygen(int argc, char **argv);
 int cmd_collect(int argc, char **argv);
 #endif

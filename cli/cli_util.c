@@ -1,5 +1,6 @@
 #include "cli.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <string.h>
 #include <time.h>
@@ -119,4 +120,54 @@ int cli_colour(FILE *f)
 {
     const char *nc = getenv("NO_COLOR");
     return isatty(fileno(f)) && !(nc && *nc);
+}
+
+int cli_parse_threshold(const char *s, int *out)
+{
+    char *end = NULL;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (errno || !*s || *end || v < 1 || v > 1000)
+        return cli_usage_error("--threshold", "'%s' is not a whole number from 1 to 1000", s);
+    *out = (int)v;
+    return 0;
+}
+
+static void put_json(FILE *f, const json_t *v)
+{
+    char *s = json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT);
+    cli_put_safe(f, s ? s : "null");
+    free(s);
+}
+
+void cli_print_failed_findings(FILE *f, const char *name, const bx_verify_result *res)
+{
+    size_t i;
+    json_t *x;
+    (void)name;
+    json_array_foreach(res->findings, i, x) {
+        const char *st = json_string_value(json_object_get(x, "status"));
+        if (strcmp(st, "fail") != 0 && strcmp(st, "unknown") != 0)
+            continue;
+        fprintf(f, "    %s ", st);
+        cli_put_safe(f, json_string_value(json_object_get(x, "rule")));
+        fputs(": ", f);
+        cli_put_safe(f, json_string_value(json_object_get(x, "message")));
+        fputs(" (expected ", f);
+        put_json(f, json_object_get(x, "expected"));
+        fputs(", observed ", f);
+        put_json(f, json_object_get(x, "observed"));
+        fputs(")\n", f);
+    }
+}
+
+int cli_write_output(const char *path, char *doc, size_t len, bx_error *err)
+{
+    doc[len] = '\n'; /* the buffer is NUL-terminated one past len */
+    if (!path) {
+        if (fwrite(doc, 1, len + 1, stdout) != len + 1 || fflush(stdout) != 0)
+            return bx_error_errno(err, BX_EIO, "stdout", "cannot write");
+        return 0;
+    }
+    return bx_write_file_atomic(path, doc, len + 1, 0644, err);
 }

@@ -42,17 +42,6 @@ out:
     return rc;
 }
 
-static int write_out(const char *path, char *doc, size_t len, bx_error *err)
-{
-    doc[len] = '\n'; /* serialize leaves room: the buffer is NUL-terminated one past */
-    if (!path) {
-        if (fwrite(doc, 1, len + 1, stdout) != len + 1 || fflush(stdout) != 0)
-            return bx_error_errno(err, BX_EIO, "stdout", "cannot write");
-        return 0;
-    }
-    return bx_write_file_atomic(path, doc, len + 1, 0644, err);
-}
-
 int cmd_collect(int argc, char **argv)
 {
     static const struct option opts[] = {{"key", required_argument, 0, 'k'},
@@ -127,7 +116,7 @@ int cmd_collect(int argc, char **argv)
                           .expect_image = expect, .nonce = nonce};
     if (bx_collect(eng, &co, &pred, &err) != 0 || bx_statement_build(pred, NULL, &st, &err) != 0 ||
         sign_and_encode(st, keys, keyfiles.n, &doc, &doclen, &err) != 0 ||
-        write_out(out, doc, doclen, &err) != 0) {
+        cli_write_output(out, doc, doclen, &err) != 0) {
         rc = cli_report(argv[optind], &err);
         goto out;
     }

@@ -32,13 +32,6 @@ typedef struct {
     char policy_sha[65];
 } run;
 
-static void put_json_str(FILE *f, const json_t *v)
-{
-    char *s = json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT);
-    cli_put_safe(f, s ? s : "null");
-    free(s);
-}
-
 static void emit_text(run *r, const char *file, const bx_verify_result *res)
 {
     const char *c_on = "", *c_off = "";
@@ -59,22 +52,7 @@ static void emit_text(run *r, const char *file, const bx_verify_result *res)
         fprintf(r->out, " image=%.19s", img ? img : "?");
     }
     fputc('\n', r->out);
-    size_t i;
-    json_t *f;
-    json_array_foreach(res->findings, i, f) {
-        const char *st = json_string_value(json_object_get(f, "status"));
-        if (strcmp(st, "fail") != 0 && strcmp(st, "unknown") != 0)
-            continue;
-        fprintf(r->out, "    %s ", st);
-        cli_put_safe(r->out, json_string_value(json_object_get(f, "rule")));
-        fputs(": ", r->out);
-        cli_put_safe(r->out, json_string_value(json_object_get(f, "message")));
-        fputs(" (expected ", r->out);
-        put_json_str(r->out, json_object_get(f, "expected"));
-        fputs(", observed ", r->out);
-        put_json_str(r->out, json_object_get(f, "observed"));
-        fputs(")\n", r->out);
-    }
+    cli_print_failed_findings(r->out, file, res);
 }
 
 static void emit_json(run *r, const char *file, const bx_verify_result *res)
@@ -275,12 +253,8 @@ int cmd_verify(int argc, char **argv)
         case 'p': policy_arg = optarg; break;
         case 'k': cli_list_add(&keys, optarg); break;
         case 'T':
-            errno = 0;
-            threshold = (int)strtol(optarg, &end, 10);
-            if (errno || !*optarg || *end || threshold < 1 || threshold > 1000) {
-                rc = cli_usage_error("--threshold", "'%s' is not a whole number from 1", optarg);
+            if ((rc = cli_parse_threshold(optarg, &threshold)) != 0)
                 goto out;
-            }
             break;
         case 'a':
             if ((rc = cli_parse_time("--at", optarg, &r.vo.at)) != 0)

@@ -6,9 +6,12 @@ static const bx_cmd commands[] = {
 #ifndef BOXCERT_VERIFY_ONLY
     {"keygen", cmd_keygen, "create a signing key pair"},
     {"collect", cmd_collect, "observe a running session and write a signed certificate"},
+    {"sign", cmd_sign, "verify a certificate, then countersign it"},
 #endif
     {"verify", cmd_verify, "verify certificates offline against a policy"},
+    {"show", cmd_show, "print a certificate's statement once it verifies"},
     {"policy", cmd_policy, "check a policy file, or show a built-in profile"},
+    {"schema", cmd_schema, "print the JSON Schema of a document boxcert reads or writes"},
 };
 
 #ifdef BOXCERT_VERIFY_ONLY

@@ -12,6 +12,8 @@ void bx_error_clear(bx_error *err)
 }
 
 static int vset(bx_error *err, int code, const char *where, const char *fmt, va_list ap)
+    __attribute__((format(printf, 4, 0)));
+static int vset(bx_error *err, int code, const char *where, const char *fmt, va_list ap)
 {
     if (!err)
         return code;

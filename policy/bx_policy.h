@@ -30,7 +30,10 @@ typedef struct {
 } bx_policy;
 
 /* Load a policy from a file, or a built-in profile by name when arg names one and no
- * file of that name exists. Errors are BX_ECONFIG with err->where "file:line:col". */
+ * file of that name exists. Errors are BX_ECONFIG with err->where "file:line:col".
+ * Caller owns *out (bx_policy_free). trust.threshold above the number of keys the
+ * policy lists is an error; a policy listing no keys (keys given with --key) leaves
+ * that check to verification. */
 int bx_policy_load(const char *arg, bx_policy **out, bx_error *err) BX_WUR;
 /* Load from memory; name is used in messages and for relative key paths (its folder). */
 int bx_policy_load_buffer(const char *buf, size_t len, const char *name, bx_policy **out,

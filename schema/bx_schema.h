@@ -88,4 +88,11 @@ int bx_statement_build(json_t *predicate, const char *source_commit, json_t **ou
  * certificate.type), subjects and the predicate's closed schema (BX_EINVAL). */
 int bx_statement_check(const json_t *st, bx_error *err) BX_WUR;
 
+/* ---- JSON Schemas ------------------------------------------------------------ */
+
+/* The embedded JSON Schema (draft 2020-12) named name ("certificate", "predicate",
+ * "requested", "report", "policy", ...), or NULL. Borrowed. */
+const char *bx_schema_text(const char *name);
+extern const char *const bx_schema_text_names[];
+
 #endif

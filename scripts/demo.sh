@@ -4,6 +4,7 @@
 set -euo pipefail
 src=$(cd "$(dirname "$0")/.." && pwd)
 bin=${BOXCERT_BIN:-$src/build/bin}
+export PATH=$bin:$PATH
 DOCKER=${BOXCERT_DOCKER:-/usr/bin/docker}
 work=$src/.demo
 run=demo-$$
@@ -24,7 +25,7 @@ mkdir -p "$work"
 cd "$work"
 
 step "A fresh signing key"
-show "$bin/boxcert" keygen --out demo
+show boxcert keygen --out demo
 
 image=$("$DOCKER" image inspect --format '{{.Id}}' boxcert-session:1)
 { cat "$src/examples/policies/demo.yaml"; printf '\nimages:\n  pins: [%s]\n' "$image"; } >policy.yaml
@@ -42,14 +43,14 @@ weak=$("$DOCKER" run -d --label "boxcert.demo=$run" --name "boxcert-demo-weak-$$
 echo "weak:     engine defaults on an internal bridge network ($net)   (${weak:0:12})"
 
 step "Collect a certificate from each"
-show "$bin/boxcert" collect "$hardened" --key demo.key --out hardened.intoto.json
-show "$bin/boxcert" collect "$weak" --key demo.key --out weak.intoto.json
+show boxcert collect "${hardened:0:12}" --key demo.key --out hardened.intoto.json
+show boxcert collect "${weak:0:12}" --key demo.key --out weak.intoto.json
 
 step "Verify offline (boxcert-verify: no engine code in it)"
 set +e
-show "$bin/boxcert-verify" verify hardened.intoto.json --policy policy.yaml --key demo.pub
+show boxcert-verify verify hardened.intoto.json --policy policy.yaml --key demo.pub
 rc_h=$?
-show "$bin/boxcert-verify" verify weak.intoto.json --policy policy.yaml --key demo.pub
+show boxcert-verify verify weak.intoto.json --policy policy.yaml --key demo.pub
 rc_w=$?
 set -e
 

@@ -1,0 +1,78 @@
+#include "cli.h"
+
+#include <getopt.h>
+#include <string.h>
+#include <time.h>
+
+static const char help[] =
+    "usage: boxcert show CERT --policy FILE|PROFILE [--key PUB]... [--threshold N] [--at TIME]\n\n"
+    "Print a certificate's statement (pretty JSON) once its envelope, signatures and\n"
+    "statement have verified (certificate.md section 5, steps 1-8b): nothing from an\n"
+    "unverified certificate is printed. Failed policy rules are listed on stderr.\n"
+    "Exit: 0 verified and compliant, 1 not verified (nothing printed) or non-compliant,\n"
+    "2 usage or configuration error, 3 I/O error.\n";
+
+int cmd_show(int argc, char **argv)
+{
+    static const struct option opts[] = {{"policy", required_argument, 0, 'p'},
+                                         {"key", required_argument, 0, 'k'},
+                                         {"threshold", required_argument, 0, 'T'},
+                                         {"at", required_argument, 0, 'a'},
+                                         {"help", no_argument, 0, 'h'},
+                                         {0, 0, 0, 0}};
+    cli_list keys = {0};
+    const char *policy_arg = NULL;
+    int c, rc = EXIT_PASS, threshold = 0;
+    bx_policy *p = NULL;
+    bx_error err;
+    bx_verify_opts vo = {.at = (int64_t)time(NULL)};
+    bx_verify_result res = {0};
+    char *buf = NULL;
+    size_t len = 0;
+
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+        switch (c) {
+        case 'p': policy_arg = optarg; break;
+        case 'k': cli_list_add(&keys, optarg); break;
+        case 'T':
+            if ((rc = cli_parse_threshold(optarg, &threshold)) != 0)
+                goto out;
+            break;
+        case 'a':
+            if ((rc = cli_parse_time("--at", optarg, &vo.at)) != 0)
+                goto out;
+            break;
+        case 'h': fputs(help, stdout); goto out;
+        default: fputs(help, stderr); rc = EXIT_USAGE; goto out;
+        }
+    }
+    if (optind != argc - 1) {
+        rc = cli_usage_error("show", "exactly one CERT is required (see --help)");
+        goto out;
+    }
+    if ((rc = cli_load_policy(policy_arg, keys.v, keys.n, threshold, &p)) != 0)
+        goto out;
+    if (bx_read_file(argv[optind], BX_ENVELOPE_MAX_DEFAULT, 0, &buf, &len, &err) != 0) {
+        rc = cli_report(argv[optind], &err);
+        rc = rc == EXIT_USAGE ? EXIT_REJECT : rc;
+        goto out;
+    }
+    if (bx_verify_envelope(p, &vo, buf, len, &res, &err) != 0) {
+        rc = cli_report(argv[optind], &err);
+        goto out;
+    }
+    if (res.statement) {
+        char *s = json_dumps(res.statement, JSON_INDENT(2) | JSON_SORT_KEYS);
+        printf("%s\n", s ? s : "null");
+        free(s);
+    }
+    cli_print_failed_findings(stderr, argv[optind], &res);
+    rc = res.pass ? EXIT_PASS : EXIT_REJECT;
+out:
+    bx_verify_result_free(&res);
+    free(buf);
+    free(keys.v);
+    bx_policy_free(p);
+    return rc;
+}

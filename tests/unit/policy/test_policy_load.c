@@ -1,0 +1,380 @@
+/* Policy loader: schema typing, trust keys, extends, defaults, profiles. */
+#include "bx_policy.h"
+#include "policy_internal.h"
+#include "tap.h"
+
+#include <stdarg.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static char tmp[256];
+
+static void write_text(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    if (!f || fputs(text, f) < 0 || fclose(f) != 0) {
+        printf("Bail out! cannot write %s\n", path);
+        exit(1);
+    }
+}
+
+static char *tmp_path(const char *name)
+{
+    static char buf[4][512];
+    static int n;
+    char *p = buf[n++ % 4];
+    snprintf(p, 512, "%s/%s", tmp, name);
+    return p;
+}
+
+/* A public key PEM (caller frees) and the key itself (caller frees). */
+static char *new_key(bx_alg alg, EVP_PKEY **out)
+{
+    bx_error err;
+    EVP_PKEY *k = NULL;
+    char *pem = NULL;
+    if (bx_key_generate(alg, &k, &err) != 0 || bx_key_public_pem(k, &pem, &err) != 0) {
+        printf("Bail out! key generation: %s\n", err.msg);
+        exit(1);
+    }
+    if (out)
+        *out = k;
+    else
+        EVP_PKEY_free(k);
+    return pem;
+}
+
+/* The PEM indented for a YAML literal block at the given indent. */
+static char *indent(const char *pem, int n)
+{
+    static char buf[8192];
+    size_t o = 0;
+    for (const char *line = pem; *line;) {
+        const char *nl = strchr(line, '\n');
+        size_t len = nl ? (size_t)(nl - line) : strlen(line);
+        o += (size_t)snprintf(buf + o, sizeof buf - o, "%*s%.*s\n", n, "", (int)len, line);
+        line += len + (nl ? 1 : 0);
+    }
+    return buf;
+}
+
+static int load_text(const char *text, bx_policy **p, bx_error *err)
+{
+    bx_error_clear(err);
+    return bx_policy_load_buffer(text, strlen(text), tmp_path("policy.yaml"), p, err);
+}
+
+/* text must be refused; the "where: msg" string must contain want. */
+static void refused(const char *text, const char *want, const char *name)
+{
+    bx_policy *p = NULL;
+    bx_error err;
+    char buf[1024];
+    int rc = load_text(text, &p, &err);
+    is_int(rc, BX_ECONFIG, "%s: refused", name);
+    ok(p == NULL, "%s: no policy", name);
+    bx_error_str(&err, buf, sizeof buf);
+    ok(strstr(buf, want) != NULL, "%s: '%.300s' has '%.100s'", name, buf, want);
+    bx_policy_free(p);
+}
+
+static const json_t *eff(const bx_policy *p, const char *path)
+{
+    return bxp_get(p->effective, path);
+}
+
+static void test_demo(void)
+{
+    bx_policy *p = NULL;
+    bx_error err;
+    ok_err(bx_policy_load(BOXCERT_SOURCE_DIR "/examples/policies/demo.yaml", &p, &err), &err,
+           "demo.yaml loads");
+    if (!p)
+        return;
+    is_str(json_string_value(json_array_get(eff(p, "containment.network"), 0)), "none",
+           "demo network none");
+    ok(json_is_true(eff(p, "containment.readOnlyRootfs")), "demo readOnlyRootfs is a JSON true");
+    ok(json_is_false(eff(p, "containment.privileged")), "demo privileged is a JSON false");
+    is_int(json_array_size(eff(p, "containment.capabilities.allow")), 0, "demo allows no caps");
+    is_int(p->nkeys, 0, "demo has no keys");
+    is_int(p->threshold, 1, "default threshold");
+    is_int(p->clock_skew, 300, "default clock skew");
+    is_int(p->max_age, -1, "no maxAge");
+    ok(json_is_integer(eff(p, "version")), "version is an integer");
+    ok(json_is_integer(eff(p, "trust.threshold")), "default trust.threshold filled in");
+    is_str(json_string_value(eff(p, "certificate.clockSkew")), "5m", "default clockSkew filled in");
+    is_str(json_string_value(eff(p, "evidence.discrepancies")), "deny", "default discrepancies");
+    is_int(json_array_size(eff(p, "evidence.accept")), 3, "default accept: all levels");
+    ok(json_is_false(eff(p, "requested.mustMatch")), "default mustMatch false");
+    ok(strstr(p->source, "demo.yaml") != NULL, "source names the file");
+    bx_policy_free(p);
+}
+
+static void test_profiles(void)
+{
+    bx_policy *p = NULL;
+    bx_error err;
+    is_str(bx_policy_profiles[0], "strict", "strict is a profile");
+    ok(bx_policy_profile_text("strict") != NULL, "strict has text");
+    ok(bx_policy_profile_text("nope") == NULL, "unknown profile has none");
+    ok(bx_policy_profile_text(NULL) == NULL, "NULL name has none");
+    ok_err(bx_policy_load("strict", &p, &err), &err, "load profile strict by name");
+    if (p) {
+        is_str(p->source, "profile:strict", "profile source");
+        ok(json_is_true(eff(p, "containment.noNewPrivileges")), "strict requires nnp");
+    }
+    bx_policy_free(p);
+    p = NULL;
+    is_int(bx_policy_load("no-such-policy-or-profile", &p, &err), BX_ECONFIG, "unknown arg");
+    is_str(err.msg, "no such file or profile", "unknown arg message");
+    is_str(err.where, "no-such-policy-or-profile", "unknown arg where");
+    ok(p == NULL, "nothing returned");
+
+    /* A file wins over a profile of the same name. */
+    char cwd[512];
+    ok(getcwd(cwd, sizeof cwd) && chdir(tmp) == 0, "cd to temp dir");
+    write_text("strict", "version: 1\ncontainment:\n  network: [host]\n");
+    ok_err(bx_policy_load("strict", &p, &err), &err, "file named strict");
+    if (p)
+        is_str(json_string_value(json_array_get(eff(p, "containment.network"), 0)), "host",
+               "the file, not the profile");
+    bx_policy_free(p);
+    unlink("strict");
+    ok(chdir(cwd) == 0, "cd back");
+}
+
+static void test_extends(void)
+{
+    bx_policy *p = NULL;
+    bx_error err;
+    ok_err(load_text("version: 1\nextends: strict\ncontainment:\n  network: [bridge, mynet]\n"
+                     "  privileged: true\ncertificate: {maxAge: 24h}\n",
+                     &p, &err),
+           &err, "extends strict");
+    if (!p)
+        return;
+    const json_t *net = eff(p, "containment.network");
+    is_int(json_array_size(net), 2, "list replaced whole");
+    is_str(json_string_value(json_array_get(net, 0)), "bridge", "list replaced: first");
+    ok(json_is_true(eff(p, "containment.readOnlyRootfs")), "map merged: profile key kept");
+    ok(json_is_true(eff(p, "containment.privileged")), "map merged: override wins");
+    is_str(json_string_value(eff(p, "extends")), "strict", "extends kept in the effective policy");
+    is_str(json_string_value(eff(p, "certificate.maxAge")), "24h", "duration kept as written");
+    is_int(p->max_age, 86400, "max_age parsed");
+    bx_policy_free(p);
+}
+
+static void test_types(void)
+{
+    refused("version: 1\ncontainment:\n  privileged: yes\n",
+            "policy.yaml:3:15: containment.privileged: expected true or false, found \"yes\"",
+            "bool yes");
+    refused("version: 1\ncontainment:\n  privileged: 'false'\n",
+            "3:15: containment.privileged: expected true or false, found quoted \"false",
+            "quoted bool");
+    refused("version: 1\ncontainment:\n  privileged: |\n    false\n",
+            "3:15: containment.privileged: expected true or false", "block scalar bool");
+    refused("version: 1\ncontainment:\n  privileged:\n", "found null", "null bool");
+    refused("version: 1\ntrust:\n  threshold: '2'\n", "threshold: expected an integer",
+            "quoted int");
+    refused("version: 1\ntrust:\n  threshold: 02\n", "expected an integer", "leading zero");
+    refused("version: 1\ntrust:\n  threshold: 0\n",
+            "3:14: trust.threshold: must be at least 1, found 0", "threshold 0");
+    refused("version: 1\ncertificate:\n  maxAge: 5 m\n",
+            "3:11: certificate.maxAge: invalid duration \"5 m\"", "bad duration");
+    refused("version: 1\ncertificate:\n  clockSkew: [5m]\n", "clockSkew: expected a string",
+            "duration as list");
+    refused("version: 1\nimages:\n  pins: [sha256:abc]\n",
+            "3:10: images.pins[0]: invalid value \"sha256:abc\"", "short pin");
+    refused("version: 1\nimages:\n  pins:\n    - sha256:BB9A7D70000000000000000000000000000000"
+            "0000000000000000000000000\n",
+            "4:7: images.pins[0]: invalid value", "uppercase pin");
+    refused("version: 1\nimages:\n  pins: sha256:aa\n", "pins: expected a list", "pins scalar");
+    refused("version: 1\ncontainment:\n  capabilities: {allow: [CAP_SYS_ADMIN]}\n", "without CAP_",
+            "CAP_ prefix");
+    refused("version: 1\ncontainment:\n  capabilities: {allow: [SYS_ADMN]}\n", "unknown capability",
+            "unknown capability");
+    refused("version: 1\ncontainment:\n  network: [\"container:abc\"]\n",
+            "3:13: containment.network[0]: invalid value \"container:abc\"",
+            "container:id not a policy entry");
+    refused("version: 1\ncontainment:\n  network: [\"a\\nb\"]\n",
+            "containment.network[0]: expected one line", "newline in a string");
+    refused("version: 1\ncontainment:\n  netwrk: [none]\n", "3:3: unknown key 'netwrk'",
+            "unknown key");
+    refused("version: 1\ncontainment:\n  network: [none]\n  seccomp: {allow: [default]}\n",
+            "4:3: unknown key 'seccomp'", "key of a later part of the language");
+    refused("version: 1\nbenchmark: cis-docker-1.5\n",
+            "2:12: benchmark: \"cis-docker-1.5\" is not one of: cis-docker-1.6", "benchmark");
+    refused("version: 1\nextends: lax\n", "2:10: extends: \"lax\" is not one of: strict",
+            "extends unknown");
+    refused("version: 2\n", "1:10: version: unsupported policy version 2", "version 2");
+    refused("containment: {privileged: false}\n", "policy.yaml:1:1: missing key 'version'",
+            "no version");
+    refused("- version: 1\n", "1:1: policy: expected a mapping, found a list", "root list");
+    refused("version: 1\ncontainment:\n  readOnlyRootfs: true\n  readOnlyRootfs: true\n",
+            "4:3: duplicate key 'readOnlyRootfs'", "duplicate key");
+    refused("version: 1\n---\nversion: 1\n", "2:1: more than one document", "two documents");
+
+    bx_policy *p = NULL;
+    bx_error err;
+    char *big = calloc(1, BX_POLICY_MAX_SIZE + 2);
+    memset(big, '#', BX_POLICY_MAX_SIZE + 1);
+    is_int(bx_policy_load_buffer(big, BX_POLICY_MAX_SIZE + 1, "big.yaml", &p, &err), BX_ECONFIG,
+           "oversize buffer refused");
+    ok(strstr(err.msg, "too large") != NULL, "oversize message: %s", err.msg);
+    free(big);
+
+    int64_t b = 0;
+    ok(bxp_size_parse("512Mi", &b) == 0 && b == 512LL * 1024 * 1024, "size 512Mi");
+    ok(bxp_size_parse("4Gi", &b) == 0 && b == 4LL << 30, "size 4Gi");
+    ok(bxp_size_parse("100", &b) == 0 && b == 100, "size in bytes");
+    ok(bxp_size_parse("5 Mi", &b) != 0, "size with a space refused");
+    ok(bxp_size_parse("1Ti", &b) != 0, "size Ti refused");
+    ok(bxp_size_parse("01Ki", &b) != 0, "size leading zero refused");
+    ok(bxp_size_parse("99999999999999Gi", &b) != 0, "size overflow refused");
+}
+
+static void test_keys(void)
+{
+    EVP_PKEY *ed = NULL, *ec = NULL;
+    char *ed_pem = new_key(BX_ALG_ED25519, &ed), *ec_pem = new_key(BX_ALG_ECDSA_P256, &ec);
+    char ed_id[65], ec_id[65], text[8192];
+    bx_policy *p = NULL;
+    bx_error err;
+
+    ok(bx_key_id(ed, ed_id, &err) == 0 && bx_key_id(ec, ec_id, &err) == 0, "keyids");
+    ok(mkdir(tmp_path("keys"), 0700) == 0, "mkdir keys");
+    write_text(tmp_path("keys/ci.pub"), ed_pem);
+
+    snprintf(text, sizeof text,
+             "version: 1\n"
+             "trust:\n"
+             "  keys:\n"
+             "    - file: keys/ci.pub\n"
+             "      name: ci-runner\n"
+             "      keyid: %s\n"
+             "      notBefore: 2026-01-01T00:00:00Z\n"
+             "      notAfter: 2027-01-01T00:00:00Z\n"
+             "      revoked: false\n"
+             "    - pem: |\n%s"
+             "      sigEncoding: p1363\n"
+             "      revoked: true\n"
+             "  threshold: 2\n",
+             ed_id, indent(ec_pem, 8));
+    ok_err(load_text(text, &p, &err), &err, "two keys load");
+    if (p) {
+        is_int(p->nkeys, 2, "two keys");
+        is_int(p->threshold, 2, "threshold 2");
+        is_str(p->keys[0].name, "ci-runner", "name from the policy");
+        is_str(p->keys[0].keyid, ed_id, "keyid recomputed");
+        ok(p->keys[0].has_not_before && p->keys[0].not_before == 1767225600, "notBefore");
+        ok(p->keys[0].has_not_after && p->keys[0].not_after == 1798761600, "notAfter");
+        is_int(p->keys[0].revoked, 0, "not revoked");
+        is_int(p->keys[0].enc, BX_SIGENC_DER, "der by default");
+        is_str(p->keys[1].name, "key 2", "unnamed inline key");
+        is_int(p->keys[1].enc, BX_SIGENC_P1363, "p1363");
+        is_int(p->keys[1].revoked, 1, "revoked");
+        ok(EVP_PKEY_eq(p->keys[1].key, ec) == 1, "inline key is the ECDSA key");
+
+        /* --key: a repeat is ignored, a new key is added */
+        write_text(tmp_path("ec.pub"), ec_pem);
+        ok_err(bx_policy_add_key_file(p, tmp_path("ec.pub"), &err), &err, "add repeated key");
+        is_int(p->nkeys, 2, "repeated key ignored");
+        EVP_PKEY *k3 = NULL;
+        char *k3_pem = new_key(BX_ALG_ED25519, &k3);
+        write_text(tmp_path("k3.pub"), k3_pem);
+        ok_err(bx_policy_add_key_file(p, tmp_path("k3.pub"), &err), &err, "add new key");
+        is_int(p->nkeys, 3, "new key added");
+        ok(strstr(p->keys[2].name, "k3.pub") != NULL, "added key named by its file");
+        is_int(bx_policy_add_key_file(p, tmp_path("missing.pub"), &err), BX_ECONFIG,
+               "missing --key file");
+        is_int(p->nkeys, 3, "nothing added on error");
+        free(k3_pem);
+        EVP_PKEY_free(k3);
+    }
+    bx_policy_free(p);
+    p = NULL;
+
+    snprintf(text, sizeof text, "version: 1\ntrust:\n  keys:\n    - file: %s\n",
+             tmp_path("keys/ci.pub"));
+    ok_err(load_text(text, &p, &err), &err, "absolute key path");
+    if (p)
+        ok(strstr(p->keys[0].name, "ci.pub") != NULL, "name from the file");
+    bx_policy_free(p);
+    p = NULL;
+
+    /* The same key twice, in two encodings: compared as keys. */
+    snprintf(text, sizeof text,
+             "version: 1\ntrust:\n  keys:\n    - file: keys/ci.pub\n      name: first\n"
+             "    - pem: |\n        the same key, with text before the PEM\n%s",
+             indent(ed_pem, 8));
+    refused(text, "policy.yaml:6:7: trust.keys[1] is the same key as trust.keys[0] ('first')",
+            "duplicate key");
+
+    snprintf(text, sizeof text,
+             "version: 1\ntrust:\n  keys:\n    - file: keys/ci.pub\n"
+             "      keyid: %s\n",
+             ec_id);
+    refused(text, "5:14: trust.keys[0].keyid: does not match the key", "keyid mismatch");
+    refused("version: 1\ntrust:\n  keys:\n    - file: keys/ci.pub\n      sigEncoding: p1363\n",
+            "5:20: trust.keys[0].sigEncoding: p1363 applies only to ECDSA keys",
+            "p1363 on Ed25519");
+    refused("version: 1\ntrust:\n  keys:\n    - file: keys/ci.pub\n      sigEncoding: raw\n",
+            "sigEncoding: \"raw\" is not one of: der, p1363", "unknown sigEncoding");
+    refused("version: 1\ntrust:\n  keys:\n    - file: keys/missing.pub\n",
+            "4:13: trust.keys[0].file: key file \"keys/missing.pub\"", "missing key file");
+    refused("version: 1\ntrust:\n  keys:\n    - name: nothing\n",
+            "4:7: trust.keys[0]: give exactly one of 'file' or 'pem'", "neither file nor pem");
+    snprintf(text, sizeof text,
+             "version: 1\ntrust:\n  keys:\n    - file: keys/ci.pub\n"
+             "      pem: |\n%s",
+             indent(ec_pem, 8));
+    refused(text, "exactly one of", "both file and pem");
+    refused("version: 1\ntrust:\n  keys:\n    - pem: not a key\n",
+            "4:12: trust.keys[0].pem: not an SPKI PEM public key", "bad pem");
+    write_text(tmp_path("keys/private.pem"), "-----BEGIN PRIVATE KEY-----\nAAAA\n"
+                                             "-----END PRIVATE KEY-----\n");
+    refused("version: 1\ntrust:\n  keys:\n    - file: keys/private.pem\n",
+            "4:13: trust.keys[0].file: key file \"keys/private.pem\": not an SPKI",
+            "not a public key");
+    refused("version: 1\ntrust:\n  keys:\n    - file: keys/ci.pub\n  threshold: 2\n",
+            "5:14: trust.threshold: 2 is more than the 1 trusted keys", "threshold over keys");
+    refused("version: 1\ntrust:\n  keys:\n    - file: keys/ci.pub\n      colour: red\n",
+            "5:7: unknown key 'colour'", "unknown key in a key entry");
+    refused("version: 1\ntrust:\n  keys:\n    - file: keys/ci.pub\n"
+            "      notBefore: 2027-01-01T00:00:00Z\n      notAfter: 2026-01-01T00:00:00Z\n",
+            "6:17: trust.keys[0].notAfter: not later than notBefore", "empty validity window");
+    refused("version: 1\ntrust:\n  keys:\n    - file: keys/ci.pub\n      notBefore: 2026-01-01\n",
+            "5:18: trust.keys[0].notBefore: invalid time", "bad time");
+
+    /* No keys in the policy: threshold is checked against --key keys later, not here. */
+    ok_err(load_text("version: 1\ntrust:\n  threshold: 2\n", &p, &err), &err,
+           "threshold without listed keys");
+    bx_policy_free(p);
+
+    unlink(tmp_path("keys/ci.pub"));
+    unlink(tmp_path("keys/private.pem"));
+    unlink(tmp_path("ec.pub"));
+    unlink(tmp_path("k3.pub"));
+    rmdir(tmp_path("keys"));
+    free(ed_pem);
+    free(ec_pem);
+    EVP_PKEY_free(ed);
+    EVP_PKEY_free(ec);
+}
+
+int main(void)
+{
+    snprintf(tmp, sizeof tmp, "/tmp/bx-policy-load-XXXXXX");
+    if (!mkdtemp(tmp)) {
+        printf("Bail out! mkdtemp\n");
+        return 1;
+    }
+    test_demo();
+    test_profiles();
+    test_extends();
+    test_types();
+    test_keys();
+    rmdir(tmp);
+    return tap_done();
+}
