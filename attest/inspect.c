@@ -1,0 +1,112 @@
+#include "bx_attest_int.h"
+
+#include <string.h>
+
+const json_t *bxa_get(const json_t *root, const char *ptr)
+{
+    char key[128];
+    const json_t *v = root;
+    const char *p = ptr;
+
+    while (v && *p == '/') {
+        const char *next = strchr(p + 1, '/');
+        size_t n = next ? (size_t)(next - p - 1) : strlen(p + 1);
+        if (!json_is_object(v) || n >= sizeof key)
+            return NULL;
+        memcpy(key, p + 1, n);
+        key[n] = '\0';
+        v = json_object_get(v, key);
+        p += n + 1;
+    }
+    return v;
+}
+
+int bxa_bad(bx_error *err, const char *doc, const char *ptr, const char *msg)
+{
+    char where[128];
+
+    snprintf(where, sizeof where, "%s:%s", doc, ptr);
+    return bx_error_set(err, BX_EINVAL, where, "%s", msg);
+}
+
+int bxa_str(const json_t *root, const char *doc, const char *ptr, int required, const char **out,
+            bx_error *err)
+{
+    const json_t *v = bxa_get(root, ptr);
+
+    *out = NULL;
+    if (!v || json_is_null(v))
+        return required ? bxa_bad(err, doc, ptr, "missing from the engine reply") : 0;
+    if (!json_is_string(v))
+        return bxa_bad(err, doc, ptr, "not a string in the engine reply");
+    if (strlen(json_string_value(v)) != json_string_length(v))
+        return bxa_bad(err, doc, ptr, "contains a NUL byte: cannot be recorded faithfully");
+    *out = json_string_value(v);
+    return 0;
+}
+
+int bxa_int(const json_t *root, const char *doc, const char *ptr, int required, int *present,
+            int64_t *out, bx_error *err)
+{
+    const json_t *v = bxa_get(root, ptr);
+
+    *present = 0;
+    *out = 0;
+    if (!v || json_is_null(v))
+        return required ? bxa_bad(err, doc, ptr, "missing from the engine reply") : 0;
+    if (!json_is_integer(v))
+        return bxa_bad(err, doc, ptr, "not an integer in the engine reply");
+    json_int_t n = json_integer_value(v);
+    if (n > BX_JSON_MAX_INT || n < -BX_JSON_MAX_INT)
+        return bxa_bad(err, doc, ptr, "integer beyond 2^53: cannot be recorded faithfully");
+    *present = 1;
+    *out = (int64_t)n;
+    return 0;
+}
+
+int bxa_bool(const json_t *root, const char *doc, const char *ptr, int required, int *out,
+             bx_error *err)
+{
+    const json_t *v = bxa_get(root, ptr);
+
+    *out = -1;
+    if (!v || json_is_null(v))
+        return required ? bxa_bad(err, doc, ptr, "missing from the engine reply") : 0;
+    if (!json_is_boolean(v))
+        return bxa_bad(err, doc, ptr, "not a boolean in the engine reply");
+    *out = json_is_true(v);
+    return 0;
+}
+
+int bxa_is_image_id(const char *s)
+{
+    if (!s || strncmp(s, "sha256:", 7) != 0 || strlen(s) != 7 + 64)
+        return 0;
+    for (const char *p = s + 7; *p; p++)
+        if (!((*p >= '0' && *p <= '9') || (*p >= 'a' && *p <= 'f')))
+            return 0;
+    return 1;
+}
+
+int bxa_check_session(const json_t *c, const char *expect_image, bx_error *err)
+{
+    const char *img, *name = NULL;
+    int running, rc;
+
+    if ((rc = bxa_str(c, "container", "/Image", 1, &img, err)) != 0)
+        return rc;
+    if (!bxa_is_image_id(img))
+        return bxa_bad(err, "container", "/Image", "not an image ID (sha256:<64 hex>)");
+    if ((rc = bxa_str(c, "container", "/Name", 0, &name, err)) != 0)
+        return rc;
+    name = name ? name + (*name == '/') : "?";
+    if (expect_image && strcmp(img, expect_image) != 0)
+        return bx_error_set(err, BX_EDENIED, "container:/Image",
+                            "container %s runs image %s, expected %s", name, img, expect_image);
+    if ((rc = bxa_bool(c, "container", "/State/Running", 1, &running, err)) != 0)
+        return rc;
+    if (!running)
+        return bx_error_set(err, BX_EDENIED, "container:/State/Running",
+                            "container %s is not running", name);
+    return 0;
+}
