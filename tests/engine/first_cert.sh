@@ -33,6 +33,8 @@ like "$T/h.statement.json" "\"containerId\":\"$hardened\"" "statement names the 
 like "$T/h.statement.json" '"readOnly":true' "rootfs read-only recorded"
 like "$T/h.statement.json" '"level":"engine"' "evidence level engine"
 
+check_schema certificate "$T/h.intoto.json" "$T/w.intoto.json" "$T/h2.intoto.json"
+
 # Verdicts.
 ok "hardened certificate verifies under the demo policy" "$V" verify "$T/h.intoto.json" \
   --policy "$POLICY" --key "$T/k.pub"
@@ -47,6 +49,7 @@ like "$OUT" 'fail containment.no_new_privileges:' "and containment.no_new_privil
 
 expect_rc 1 "json report (one fails: exit 1)" "$V" verify "$T/h.intoto.json" "$T/w.intoto.json" --policy "$POLICY" \
   --key "$T/k.pub" --format json --output "$T/report.json"
+check_schema report "$T/report.json"
 $PY - "$T/report.json" >"$T/report.txt" <<'PY'
 import json, sys
 r = json.load(open(sys.argv[1]))

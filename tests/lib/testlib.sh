@@ -116,3 +116,13 @@ cleanup_sessions() {
   done
   rm -rf "$T"
 }
+
+# check_schema NAME FILE...: the documents validate against `boxcert schema NAME` with
+# Debian's python3-jsonschema (run by /usr/bin/python3, which owns Debian's packages).
+check_schema() {
+  local name=$1; shift
+  ok "schema $name: $(for f in "$@"; do basename "$f"; done | tr '\n' ' ')" \
+    /usr/bin/python3 "$BOXCERT_SOURCE_DIR/tests/lib/schema_check.py" "$BOXCERT" "$name" "$@"
+  grep -E 'INVALID|no schema|no document' "$OUT" | head -n 5 | sed 's/^/#   /'
+  return 0
+}
