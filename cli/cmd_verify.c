@@ -1,124 +1,153 @@
 #include "cli.h"
+#include "report.h"
 
 #include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
+#include <pthread.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
 
 static const char help[] =
     "usage: boxcert verify CERT... --policy FILE|PROFILE [--key PUB]... [--threshold N]\n"
-    "                      [--at RFC3339] [--max-size BYTES] [--format text|json] [--output FILE]\n\n"
+    "         [--at RFC3339] [--nonce HEX] [--expect-image sha256:HEX] [--expect-container ID|NAME]\n"
+    "         [--expect-label K=V]... [--expect-source COMMIT] [--seen FILE] [--jobs N]\n"
+    "         [--max-size BYTES] [--format text|json|junit|sarif|github] [--output FILE]\n\n"
     "Verify certificates offline: envelope, signatures (distinct trusted keys >= threshold),\n"
-    "statement, times, then the policy's rules. CERT is a file (*.intoto.json), a JSON Lines\n"
-    "bundle (*.intoto.jsonl: one envelope per line), a directory of those, or - for stdin.\n"
-    "  --key PUB       trust this public key (SPKI PEM) in addition to the policy's\n"
-    "  --threshold N   override trust.threshold\n"
-    "  --at TIME       judge times at TIME instead of now\n"
-    "  --max-size N    envelope size cap in bytes (default 1048576)\n"
-    "  --format F      text (default) or json\n"
-    "  --output FILE   write the report to FILE (atomically) instead of stdout\n"
+    "statement, key validity, times, challenge and bindings, then the policy's rules.\n"
+    "CERT is a file (*.intoto.json), a JSON Lines bundle (*.intoto.jsonl: one envelope per\n"
+    "line), a directory of those, or - for stdin (read as JSON Lines).\n"
+    "  --key PUB              trust this public key (SPKI PEM) besides the policy's\n"
+    "  --threshold N          override trust.threshold\n"
+    "  --at TIME              judge times at TIME (RFC 3339) instead of now\n"
+    "  --nonce HEX            the certificate must carry this challenge\n"
+    "  --expect-image ID      bind: predicate.image.id\n"
+    "  --expect-container C   bind: the session's container Id (or a 12+ digit prefix) or name\n"
+    "  --expect-label K=V     bind: the session carries this label (repeatable)\n"
+    "  --expect-source SHA    bind: the statement's source commit\n"
+    "  --seen FILE            reject certificates seen before; record those that pass\n"
+    "  --jobs N               verify with N threads (output stays in input order)\n"
+    "  --max-size N           envelope size cap in bytes (default 1048576)\n"
+    "  --format F             text (default), json, junit, sarif or github\n"
+    "  --output FILE          write the report to FILE (atomically) instead of stdout\n"
     "Exit: 0 all pass, 1 a certificate failed, 2 usage or configuration error, 3 I/O error.\n";
+
+#define BATCH_MAX 512
+#define BATCH_BYTES (16u * 1024 * 1024)
+
+typedef struct {
+    char *file;
+    size_t line;
+    char *buf;
+    size_t len;
+    int unreadable;
+    bx_error err;
+    bx_verify_result res;
+    int rc;
+} item;
 
 typedef struct {
     const bx_policy *policy;
     bx_verify_opts vo;
-    int json;
-    FILE *out;
-    int colour;
-    size_t n, passed, failed;
+    int jobs;
+    report *rep;
+    bx_seen *seen;
+    item items[BATCH_MAX];
+    size_t n, bytes;
+    size_t next; /* work index, under lock */
+    pthread_mutex_t lock;
     int io_error, env_error;
-    char policy_sha[65];
 } run;
 
-static void emit_text(run *r, const char *file, const bx_verify_result *res)
+static void verify_item(run *r, item *it)
 {
-    const char *c_on = "", *c_off = "";
-    if (r->colour) {
-        c_on = res->pass ? "\033[32m" : "\033[31m";
-        c_off = "\033[0m";
-    }
-    fprintf(r->out, "%s%s%s ", c_on, res->pass ? "PASS" : "FAIL", c_off);
-    cli_put_safe(r->out, file);
-    if (res->certificate_id[0])
-        fprintf(r->out, " %.12s", res->certificate_id);
-    if (res->statement) {
-        json_t *pred = json_object_get(res->statement, "predicate");
-        const char *name = json_string_value(json_object_get(json_object_get(pred, "session"), "name"));
-        const char *img = json_string_value(json_object_get(json_object_get(pred, "image"), "id"));
-        fputs(" session=", r->out);
-        cli_put_safe(r->out, name ? name : "?");
-        fprintf(r->out, " image=%.19s", img ? img : "?");
-    }
-    fputc('\n', r->out);
-    cli_print_failed_findings(r->out, file, res);
+    if (it->unreadable)
+        return;
+    it->rc = bx_verify_envelope(r->policy, &r->vo, it->buf, it->len, &it->res, &it->err);
 }
 
-static void emit_json(run *r, const char *file, const bx_verify_result *res)
+static void *worker(void *arg)
 {
-    json_t *session = json_null(), *image = json_null();
-    if (res->statement) {
-        json_t *pred = json_object_get(res->statement, "predicate");
-        json_t *s = json_object_get(pred, "session");
-        session = json_pack("{s:O?, s:O?}", "containerId", json_object_get(s, "containerId"), "name",
-                            json_object_get(s, "name"));
-        image = json_incref(json_object_get(json_object_get(pred, "image"), "id"));
-        if (!image)
-            image = json_null();
+    run *r = arg;
+    for (;;) {
+        pthread_mutex_lock(&r->lock);
+        size_t i = r->next++;
+        pthread_mutex_unlock(&r->lock);
+        if (i >= r->n)
+            return NULL;
+        verify_item(r, &r->items[i]);
     }
-    json_t *o = json_pack("{s:s, s:s?, s:s, s:o, s:o, s:O}", "file", file, "certificateId",
-                          res->certificate_id[0] ? res->certificate_id : NULL, "verdict",
-                          res->pass ? "pass" : "fail", "session", session ? session : json_null(),
-                          "image", image, "findings", res->findings);
-    char *s = o ? json_dumps(o, JSON_COMPACT) : NULL;
-    fprintf(r->out, "%s%s", r->n > 1 ? "," : "", s ? s : "null");
-    free(s);
-    json_decref(o);
 }
 
-static void one(run *r, const char *name, const char *buf, size_t len)
+static void unreadable_result(run *r, item *it)
 {
-    bx_verify_result res;
-    bx_error err;
-    r->n++;
-    if (bx_verify_envelope(r->policy, &r->vo, buf, len, &res, &err) != 0) {
-        cli_report(name, &err);
-        r->env_error = 1;
-    }
-    if (res.pass)
-        r->passed++;
-    else
-        r->failed++;
-    if (r->json)
-        emit_json(r, name, &res);
-    else
-        emit_text(r, name, &res);
-    bx_verify_result_free(&res);
-}
-
-/* A certificate that could not be read at all is a failed result and an I/O error. */
-static void unreadable(run *r, const char *name, const bx_error *err)
-{
-    bx_verify_result res = {0};
     char buf[400];
-    res.findings = json_array();
-    if (err->code == BX_EINVAL && strncmp(err->msg, "too large", 9) == 0) {
-        bx_finding_add(res.findings, "certificate.too_large", "fail",
-                       json_integer((json_int_t)r->vo.max_size), json_null(), "%s", err->msg);
+    it->res.findings = json_array();
+    if (it->err.code == BX_EINVAL && strncmp(it->err.msg, "too large", 9) == 0) {
+        bx_finding_add(it->res.findings, "certificate.too_large", "fail",
+                       json_integer((json_int_t)(r->vo.max_size ? r->vo.max_size
+                                                                : BX_ENVELOPE_MAX_DEFAULT)),
+                       json_null(), "%s", it->err.msg);
     } else {
-        bx_finding_add(res.findings, "certificate.format", "fail", NULL, NULL, "%s",
-                       bx_error_str(err, buf, sizeof buf));
-        cli_report(name, err);
+        bx_finding_add(it->res.findings, "certificate.format", "fail", NULL, NULL, "%s",
+                       bx_error_str(&it->err, buf, sizeof buf));
+        cli_report(it->file, &it->err);
         r->io_error = 1;
     }
-    r->n++;
-    r->failed++;
-    if (r->json)
-        emit_json(r, name, &res);
-    else
-        emit_text(r, name, &res);
-    json_decref(res.findings);
+}
+
+static void flush(run *r)
+{
+    size_t nthreads = (size_t)r->jobs < r->n ? (size_t)r->jobs : r->n;
+    pthread_t tids[64];
+    size_t started = 0;
+    r->next = 0;
+    if (nthreads > 1) {
+        for (; started < nthreads - 1; started++)
+            if (pthread_create(&tids[started], NULL, worker, r) != 0)
+                break;
+    }
+    worker(r);
+    for (size_t i = 0; i < started; i++)
+        pthread_join(tids[i], NULL);
+    for (size_t i = 0; i < r->n; i++) {
+        item *it = &r->items[i];
+        bx_error err;
+        if (it->unreadable) {
+            unreadable_result(r, it);
+        } else if (it->rc != 0) {
+            cli_report(it->file, &it->err);
+            r->env_error = 1;
+        } else if (r->seen && bx_seen_check(r->seen, &it->res, &err) != 0) {
+            cli_report(it->file, &err);
+            r->env_error = 1;
+        }
+        report_result(r->rep, it->file, it->line, &it->res);
+        bx_verify_result_free(&it->res);
+        free(it->file);
+        free(it->buf);
+        memset(it, 0, sizeof *it);
+    }
+    r->n = 0;
+    r->bytes = 0;
+}
+
+/* Queue one input (ownership of buf passes here). */
+static void add(run *r, const char *file, size_t line, char *buf, size_t len, const bx_error *err)
+{
+    item *it = &r->items[r->n++];
+    it->file = strdup(file);
+    it->line = line;
+    it->buf = buf;
+    it->len = len;
+    if (err) {
+        it->unreadable = 1;
+        it->err = *err;
+    }
+    r->bytes += len;
+    if (r->n == BATCH_MAX || r->bytes >= BATCH_BYTES)
+        flush(r);
 }
 
 static int ends_with(const char *s, const char *suf)
@@ -130,13 +159,13 @@ static int ends_with(const char *s, const char *suf)
 static void bundle(run *r, const char *path)
 {
     FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "r");
-    char *line = NULL, name[4200];
+    char *line = NULL;
     size_t cap = 0, lineno = 0;
     ssize_t n;
     bx_error err;
     if (!f) {
         bx_error_errno(&err, BX_EIO, path, "cannot open");
-        unreadable(r, path, &err);
+        add(r, path, 0, NULL, 0, &err);
         return;
     }
     while ((n = getline(&line, &cap, f)) > 0) {
@@ -145,12 +174,18 @@ static void bundle(run *r, const char *path)
             line[--n] = '\0';
         if (n == 0)
             continue;
-        snprintf(name, sizeof name, "%s:%zu", path, lineno);
-        one(r, name, line, (size_t)n);
+        char *copy = malloc((size_t)n + 1);
+        if (!copy) {
+            bx_error_set(&err, BX_EIO, path, "out of memory");
+            add(r, path, lineno, NULL, 0, &err);
+            break;
+        }
+        memcpy(copy, line, (size_t)n + 1);
+        add(r, path, lineno, copy, (size_t)n, NULL);
     }
     if (ferror(f)) {
         bx_error_errno(&err, BX_EIO, path, "read error");
-        unreadable(r, path, &err);
+        add(r, path, lineno + 1, NULL, 0, &err);
     }
     free(line);
     if (f != stdin)
@@ -163,14 +198,14 @@ static void single(run *r, const char *path)
     size_t len = 0;
     bx_error err;
     size_t cap = r->vo.max_size ? r->vo.max_size : BX_ENVELOPE_MAX_DEFAULT;
-    if (bx_read_file(path, cap, 1, &buf, &len, &err) != 0) {
-        unreadable(r, path, &err);
+    /* one byte of slack for a final newline, which is not part of the envelope */
+    if (bx_read_file(path, cap + 1, 1, &buf, &len, &err) != 0) {
+        add(r, path, 0, NULL, 0, &err);
         return;
     }
     while (len > 0 && (buf[len - 1] == '\n' || buf[len - 1] == '\r'))
         len--;
-    one(r, path, buf, len);
-    free(buf);
+    add(r, path, 0, buf, len, NULL);
 }
 
 static int name_cmp(const void *a, const void *b)
@@ -189,20 +224,23 @@ static void directory(run *r, const char *path)
     bx_error err;
     if (!d) {
         bx_error_errno(&err, BX_EIO, path, "cannot open directory");
-        unreadable(r, path, &err);
+        add(r, path, 0, NULL, 0, &err);
         return;
     }
     while ((e = readdir(d)) != NULL) {
         if (!ends_with(e->d_name, ".intoto.json") && !ends_with(e->d_name, ".intoto.jsonl"))
             continue;
         char **grown = realloc(names, (n + 1) * sizeof *names);
-        if (!grown || asprintf(&grown[n], "%s/%s", path, e->d_name) < 0)
+        if (!grown)
             break;
         names = grown;
+        if (asprintf(&names[n], "%s/%s", path, e->d_name) < 0)
+            break;
         n++;
     }
     closedir(d);
-    qsort(names, n, sizeof *names, name_cmp);
+    if (n)
+        qsort(names, n, sizeof *names, name_cmp);
     for (size_t i = 0; i < n; i++) {
         input(r, names[i]);
         free(names[i]);
@@ -213,16 +251,39 @@ static void directory(run *r, const char *path)
 static void input(run *r, const char *path)
 {
     struct stat st;
-    if (strcmp(path, "-") == 0) {
-        bundle(r, path); /* stdin: one envelope per line (a single envelope is one line) */
-        return;
-    }
-    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+    if (strcmp(path, "-") == 0)
+        bundle(r, path);
+    else if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
         directory(r, path);
     else if (ends_with(path, ".jsonl"))
         bundle(r, path);
     else
         single(r, path);
+}
+
+static int parse_count(const char *opt, const char *s, long min, long max, long *out)
+{
+    char *end = NULL;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (errno || !*s || *end || v < min || v > max)
+        return cli_usage_error(opt, "'%s' is not a whole number from %ld to %ld", s, min, max);
+    *out = v;
+    return 0;
+}
+
+static int check_binding_args(const bx_binding *b)
+{
+    if (b->image && (strncmp(b->image, "sha256:", 7) != 0 || !bx_is_lower_hex(b->image + 7, 64)))
+        return cli_usage_error("--expect-image", "'%s' is not sha256:<64 lowercase hex>", b->image);
+    if (b->source && !bx_is_lower_hex(b->source, 40))
+        return cli_usage_error("--expect-source", "'%s' is not a 40-hex commit id", b->source);
+    if (b->nonce && (!*b->nonce || !bx_is_lower_hex(b->nonce, strlen(b->nonce))))
+        return cli_usage_error("--nonce", "'%s' is not lowercase hex", b->nonce);
+    for (size_t i = 0; i < b->nlabels; i++)
+        if (!strchr(b->labels[i], '=') || b->labels[i][0] == '=')
+            return cli_usage_error("--expect-label", "'%s' is not K=V", b->labels[i]);
+    return 0;
 }
 
 int cmd_verify(int argc, char **argv)
@@ -231,24 +292,37 @@ int cmd_verify(int argc, char **argv)
                                          {"key", required_argument, 0, 'k'},
                                          {"threshold", required_argument, 0, 'T'},
                                          {"at", required_argument, 0, 'a'},
+                                         {"nonce", required_argument, 0, 'n'},
+                                         {"expect-image", required_argument, 0, 'I'},
+                                         {"expect-container", required_argument, 0, 'C'},
+                                         {"expect-label", required_argument, 0, 'L'},
+                                         {"expect-source", required_argument, 0, 'S'},
+                                         {"seen", required_argument, 0, 's'},
+                                         {"jobs", required_argument, 0, 'j'},
                                          {"max-size", required_argument, 0, 'm'},
                                          {"format", required_argument, 0, 'f'},
                                          {"output", required_argument, 0, 'o'},
                                          {"help", no_argument, 0, 'h'},
                                          {0, 0, 0, 0}};
-    cli_list keys = {0};
-    const char *policy_arg = NULL, *format = "text", *output = NULL;
+    cli_list keys = {0}, labels = {0};
+    const char *policy_arg = NULL, *format = "text", *output = NULL, *seen_path = NULL;
     int c, rc = EXIT_PASS, threshold = 0;
+    long v = 0;
     bx_policy *p = NULL;
     bx_error err;
-    char *mem = NULL;
-    size_t memlen = 0;
-    run r = {0};
+    char policy_sha[65];
+    bx_atomic *atomic = NULL;
+    FILE *out = NULL;
+    report_format fmt = FMT_TEXT;
+    run *r = calloc(1, sizeof *r);
 
-    r.vo.at = (int64_t)time(NULL);
+    if (!r)
+        return EXIT_ENV;
+    pthread_mutex_init(&r->lock, NULL);
+    r->jobs = 1;
+    r->vo.at = (int64_t)time(NULL);
     optind = 1;
     while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-        char *end = NULL;
         switch (c) {
         case 'p': policy_arg = optarg; break;
         case 'k': cli_list_add(&keys, optarg); break;
@@ -257,16 +331,24 @@ int cmd_verify(int argc, char **argv)
                 goto out;
             break;
         case 'a':
-            if ((rc = cli_parse_time("--at", optarg, &r.vo.at)) != 0)
+            if ((rc = cli_parse_time("--at", optarg, &r->vo.at)) != 0)
                 goto out;
             break;
-        case 'm':
-            errno = 0;
-            r.vo.max_size = (size_t)strtoull(optarg, &end, 10);
-            if (errno || !*optarg || *end || r.vo.max_size == 0) {
-                rc = cli_usage_error("--max-size", "'%s' is not a positive byte count", optarg);
+        case 'n': r->vo.expect.nonce = optarg; break;
+        case 'I': r->vo.expect.image = optarg; break;
+        case 'C': r->vo.expect.container = optarg; break;
+        case 'L': cli_list_add(&labels, optarg); break;
+        case 'S': r->vo.expect.source = optarg; break;
+        case 's': seen_path = optarg; break;
+        case 'j':
+            if ((rc = parse_count("--jobs", optarg, 1, 64, &v)) != 0)
                 goto out;
-            }
+            r->jobs = (int)v;
+            break;
+        case 'm':
+            if ((rc = parse_count("--max-size", optarg, 1, 1L << 30, &v)) != 0)
+                goto out;
+            r->vo.max_size = (size_t)v;
             break;
         case 'f': format = optarg; break;
         case 'o': output = optarg; break;
@@ -274,53 +356,76 @@ int cmd_verify(int argc, char **argv)
         default: fputs(help, stderr); rc = EXIT_USAGE; goto out;
         }
     }
-    if (strcmp(format, "text") != 0 && strcmp(format, "json") != 0) {
-        rc = cli_usage_error("--format", "'%s' is not text or json", format);
+    r->vo.expect.labels = (const char *const *)labels.v;
+    r->vo.expect.nlabels = labels.n;
+    if (report_parse_format(format, &fmt) != 0) {
+        rc = cli_usage_error("--format", "'%s' is not text, json, junit, sarif or github", format);
         goto out;
     }
+    if ((rc = check_binding_args(&r->vo.expect)) != 0)
+        goto out;
     if (optind >= argc) {
         rc = cli_usage_error("verify", "no certificate given (see --help)");
         goto out;
     }
     if ((rc = cli_load_policy(policy_arg, keys.v, keys.n, threshold, &p)) != 0)
         goto out;
-    if (bx_jcs_sha256_hex(p->effective, r.policy_sha, &err) != 0) {
+    if (bx_jcs_sha256_hex(p->effective, policy_sha, &err) != 0) {
         rc = cli_report(policy_arg, &err);
         goto out;
     }
-    r.policy = p;
-    r.json = strcmp(format, "json") == 0;
-    r.out = output ? open_memstream(&mem, &memlen) : stdout;
-    if (!r.out) {
+    if (seen_path && bx_seen_open(seen_path, r->vo.at, &r->seen, &err) != 0) {
+        rc = cli_report(seen_path, &err);
+        goto out;
+    }
+    r->policy = p;
+    if (output && bx_atomic_open(output, 0644, &atomic, &out, &err) != 0) {
+        rc = cli_report(output, &err);
+        goto out;
+    }
+    if (!output)
+        out = stdout;
+    if (report_open(&r->rep, fmt, out, "verify", policy_sha, !output && cli_colour(stdout))) {
         rc = EXIT_ENV;
         goto out;
     }
-    r.colour = !output && !r.json && cli_colour(stdout);
-    if (r.json)
-        fprintf(r.out, "{\"version\":1,\"policy\":{\"sha256\":\"%s\"},\"results\":[", r.policy_sha);
+    json_object_seed(0); /* before any thread creates objects */
     for (int i = optind; i < argc; i++)
-        input(&r, argv[i]);
-    if (r.json)
-        fprintf(r.out, "],\"summary\":{\"total\":%zu,\"passed\":%zu,\"failed\":%zu}}\n", r.n,
-                r.passed, r.failed);
-    else
-        fprintf(r.out, "%zu certificate%s: %zu passed, %zu failed\n", r.n, r.n == 1 ? "" : "s",
-                r.passed, r.failed);
-    if (output) {
-        fclose(r.out);
-        r.out = NULL;
-        if (bx_write_file_atomic(output, mem, memlen, 0644, &err) != 0) {
+        input(r, argv[i]);
+    flush(r);
+    size_t total = report_count(r->rep), failed = report_failed(r->rep);
+    int werr = report_close(r->rep);
+    r->rep = NULL;
+    if (r->seen) {
+        int src = bx_seen_close(r->seen, &err);
+        r->seen = NULL;
+        if (src != 0) {
+            cli_report(seen_path, &err);
+            r->io_error = 1;
+        }
+    }
+    if (atomic) {
+        bx_atomic *a = atomic;
+        atomic = NULL;
+        if (bx_atomic_commit(a, &err) != 0) {
             rc = cli_report(output, &err);
             goto out;
         }
-    } else if (fflush(stdout) != 0) {
+    } else if (werr || fflush(stdout) != 0) {
         rc = EXIT_ENV;
         goto out;
     }
-    rc = (r.io_error || r.env_error) ? EXIT_ENV : (r.failed || r.n == 0) ? EXIT_REJECT : EXIT_PASS;
+    rc = (r->io_error || r->env_error) ? EXIT_ENV : (failed || total == 0) ? EXIT_REJECT : EXIT_PASS;
 out:
-    free(mem);
+    if (r->rep)
+        report_close(r->rep);
+    if (r->seen)
+        bx_seen_close(r->seen, &err);
+    bx_atomic_abort(atomic);
     free(keys.v);
+    free(labels.v);
     bx_policy_free(p);
+    pthread_mutex_destroy(&r->lock);
+    free(r);
     return rc;
 }

@@ -76,6 +76,13 @@ int bx_read_file(const char *path, size_t max, int allow_empty, char **out, size
 int bx_write_file_atomic(const char *path, const void *buf, size_t len, unsigned mode,
                          bx_error *err) BX_WUR;
 
+/* The same, streamed: bx_atomic_open gives a FILE* on the temporary file; commit
+ * flushes, syncs and renames it into place (and frees a); abort removes it. */
+typedef struct bx_atomic bx_atomic;
+int bx_atomic_open(const char *path, unsigned mode, bx_atomic **a, FILE **f, bx_error *err) BX_WUR;
+int bx_atomic_commit(bx_atomic *a, bx_error *err) BX_WUR;
+void bx_atomic_abort(bx_atomic *a);
+
 /* Create path exclusively (O_CREAT|O_EXCL|O_NOFOLLOW) with mode, write, fsync.
  * On failure the file is removed. */
 int bx_write_file_excl(const char *path, const void *buf, size_t len, unsigned mode,

@@ -216,46 +216,102 @@ static int create_temp(int dfd, const char *base, unsigned mode, char *tmp, size
     return bx_error_set(err, BX_EIO, path, "cannot create a temporary file: names exhausted");
 }
 
+struct bx_atomic {
+    char *path;
+    char *dir;
+    char tmp[NAME_MAX + 1];
+    int dfd;
+    FILE *f;
+};
+
+void bx_atomic_abort(bx_atomic *a)
+{
+    if (!a)
+        return;
+    if (a->f)
+        fclose(a->f);
+    if (a->tmp[0])
+        unlinkat(a->dfd, a->tmp, 0);
+    if (a->dfd >= 0)
+        close(a->dfd);
+    free(a->dir);
+    free(a->path);
+    free(a);
+}
+
+int bx_atomic_open(const char *path, unsigned mode, bx_atomic **out, FILE **f, bx_error *err)
+{
+    const char *base;
+    int fd, rc;
+    bx_atomic *a = calloc(1, sizeof *a);
+    if (!a)
+        return bx_error_set(err, BX_EIO, path, "out of memory");
+    a->dfd = -1;
+    if (!(a->path = strdup(path))) {
+        rc = bx_error_set(err, BX_EIO, path, "out of memory");
+        goto fail;
+    }
+    if ((rc = split_path(path, &a->dir, &base, err)) != 0 ||
+        (rc = open_dir_checked(a->dir, path, &a->dfd, err)) != 0 ||
+        (rc = check_target(a->dfd, base, path, err)) != 0)
+        goto fail;
+    fd = create_temp(a->dfd, base, mode, a->tmp, sizeof a->tmp, path, err);
+    if (fd < 0) {
+        a->tmp[0] = '\0';
+        rc = fd;
+        goto fail;
+    }
+    a->f = fdopen(fd, "w");
+    if (!a->f) {
+        close(fd);
+        rc = bx_error_errno(err, BX_EIO, path, "cannot open the temporary file");
+        goto fail;
+    }
+    *out = a;
+    *f = a->f;
+    return 0;
+fail:
+    bx_atomic_abort(a);
+    return rc;
+}
+
+int bx_atomic_commit(bx_atomic *a, bx_error *err)
+{
+    int rc = 0;
+    const char *base = strrchr(a->path, '/') ? strrchr(a->path, '/') + 1 : a->path;
+    FILE *f = a->f;
+    a->f = NULL;
+    if (fflush(f) != 0 || ferror(f))
+        rc = bx_error_errno(err, BX_EIO, a->path, "cannot write");
+    else if (fsync(fileno(f)) < 0)
+        rc = bx_error_errno(err, BX_EIO, a->path, "cannot sync");
+    if (fclose(f) != 0 && rc == 0)
+        rc = bx_error_errno(err, BX_EIO, a->path, "cannot close");
+    if (rc == 0 && renameat(a->dfd, a->tmp, a->dfd, base) < 0)
+        rc = bx_error_errno(err, BX_EIO, a->path, "cannot rename the temporary file into place");
+    if (rc == 0) {
+        a->tmp[0] = '\0';
+        if (fsync(a->dfd) < 0 && errno != EINVAL)
+            rc = bx_error_errno(err, BX_EIO, a->path, "cannot sync folder %s", a->dir);
+    }
+    bx_atomic_abort(a);
+    return rc;
+}
+
 int bx_write_file_atomic(const char *path, const void *buf, size_t len, unsigned mode,
                          bx_error *err)
 {
-    char *dir = NULL;
-    const char *base;
-    char tmp[NAME_MAX + 1] = "";
-    int dfd = -1, fd = -1, created = 0;
-    int rc = split_path(path, &dir, &base, err);
+    bx_atomic *a = NULL;
+    FILE *f = NULL;
+    int rc = bx_atomic_open(path, mode, &a, &f, err);
     if (rc)
-        goto out;
-    rc = open_dir_checked(dir, path, &dfd, err);
-    if (rc)
-        goto out;
-    rc = check_target(dfd, base, path, err);
-    if (rc)
-        goto out;
-    fd = create_temp(dfd, base, mode, tmp, sizeof tmp, path, err);
-    if (fd < 0) {
-        rc = fd;
-        goto out;
+        return rc;
+    if (len && fwrite(buf, 1, len, f) != len) {
+        rc = bx_error_errno(err, BX_EIO, path, "cannot write %zu bytes", len);
+        bx_atomic_abort(a);
+        return rc;
     }
-    created = 1;
-    rc = write_sync_close(fd, buf, len, path, err);
-    fd = -1;
-    if (rc)
-        goto out;
-    if (renameat(dfd, tmp, dfd, base) < 0) {
-        rc = bx_error_errno(err, BX_EIO, path, "cannot rename the temporary file into place");
-        goto out;
-    }
-    created = 0;
-    if (fsync(dfd) < 0 && errno != EINVAL)
-        rc = bx_error_errno(err, BX_EIO, path, "cannot sync folder %s", dir);
-out:
-    if (created)
-        unlinkat(dfd, tmp, 0);
-    if (dfd >= 0)
-        close(dfd);
-    free(dir);
-    return rc;
+    return bx_atomic_commit(a, err);
 }
 
 int bx_write_file_excl(const char *path, const void *buf, size_t len, unsigned mode, bx_error *err)

@@ -128,6 +128,87 @@ bad:
     return 0;
 }
 
+static int label_matches(const json_t *labels, const char *kv)
+{
+    const char *eq = strchr(kv, '=');
+    if (!eq)
+        return 0;
+    char key[512];
+    size_t n = (size_t)(eq - kv);
+    if (n >= sizeof key)
+        return 0;
+    memcpy(key, kv, n);
+    key[n] = '\0';
+    const char *v = json_string_value(json_object_get(labels, key));
+    return v && strcmp(v, eq + 1) == 0;
+}
+
+static int container_matches(const json_t *session, const char *want)
+{
+    const char *id = json_string_value(json_object_get(session, "containerId"));
+    const char *name = json_string_value(json_object_get(session, "name"));
+    size_t n = strlen(want);
+    if (name && strcmp(name, want) == 0)
+        return 1;
+    return id && n >= 12 && n <= 64 && bx_is_lower_hex(want, n) && strncmp(id, want, n) == 0;
+}
+
+static const char *source_commit(const json_t *st)
+{
+    size_t i;
+    json_t *s;
+    json_array_foreach(json_object_get(st, "subject"), i, s) {
+        const char *name = json_string_value(json_object_get(s, "name"));
+        if (name && strcmp(name, "source") == 0)
+            return json_string_value(json_object_get(json_object_get(s, "digest"), "gitCommit"));
+    }
+    return NULL;
+}
+
+static void bind_one(json_t *f, int ok, const char *what, const char *want, json_t *observed)
+{
+    if (ok)
+        bx_finding_add(f, "certificate.binding", "pass", json_string(want), observed, "%s is %s",
+                       what, want);
+    else
+        bx_finding_add(f, "certificate.binding", "fail", json_string(want), observed,
+                       "%s does not match the expected %s", what, want);
+}
+
+/* Step 10: challenge and bindings. */
+static void check_bindings(const bx_binding *b, const json_t *st, json_t *f)
+{
+    const json_t *pred = json_object_get(st, "predicate");
+    const json_t *session = json_object_get(pred, "session");
+    if (b->nonce) {
+        const char *n = json_string_value(json_object_get(pred, "nonce"));
+        int ok = n && strcmp(n, b->nonce) == 0;
+        bx_finding_add(f, "certificate.nonce", ok ? "pass" : "fail", json_string(b->nonce),
+                       n ? json_string(n) : json_null(),
+                       ok ? "the certificate carries the challenge"
+                          : "the certificate does not carry the challenge");
+    }
+    if (b->image) {
+        json_t *img = json_object_get(json_object_get(pred, "image"), "id");
+        bind_one(f, json_is_string(img) && strcmp(json_string_value(img), b->image) == 0,
+                 "image", b->image, img ? json_incref(img) : json_null());
+    }
+    if (b->container)
+        bind_one(f, container_matches(session, b->container), "container", b->container,
+                 json_pack("{s:O?, s:O?}", "containerId", json_object_get(session, "containerId"),
+                           "name", json_object_get(session, "name")));
+    for (size_t i = 0; i < b->nlabels; i++) {
+        json_t *labels = json_object_get(session, "labels");
+        bind_one(f, label_matches(labels, b->labels[i]), "label", b->labels[i],
+                 labels ? json_incref(labels) : json_null());
+    }
+    if (b->source) {
+        const char *c = source_commit(st);
+        bind_one(f, c && strcmp(c, b->source) == 0, "source commit", b->source,
+                 c ? json_string(c) : json_null());
+    }
+}
+
 static int verdict(const json_t *findings)
 {
     size_t i;
@@ -138,6 +219,11 @@ static int verdict(const json_t *findings)
             return 0;
     }
     return 1;
+}
+
+void bx_verify_result_update(bx_verify_result *res)
+{
+    res->pass = verdict(res->findings);
 }
 
 int bx_verify_envelope(const bx_policy *p, const bx_verify_opts *o, const char *buf, size_t len,
@@ -210,6 +296,7 @@ int bx_verify_envelope(const bx_policy *p, const bx_verify_opts *o, const char *
                        "%zu signing key(s) valid at issuedAt; the threshold is %d", valid, threshold);
         goto done;
     }
+    check_bindings(&o->expect, st, res->findings);
     bx_eval_ctx ctx = {.now = o->at};
     if ((rc = bx_policy_eval(p, st, &ctx, res->findings, err)) != 0)
         goto done;
