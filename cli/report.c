@@ -36,7 +36,7 @@ size_t report_count(const report *r)
 
 /* ---- escaping ------------------------------------------------------------------ */
 
-static void xml_put(FILE *f, const char *s)
+void report_xml_put(FILE *f, const char *s)
 {
     const unsigned char *p = (const unsigned char *)(s ? s : "");
     for (; *p; p++) {
@@ -59,7 +59,7 @@ static void xml_put(FILE *f, const char *s)
 
 /* GitHub workflow command escaping: data escapes % CR LF; properties also : and ,.
  * Other control characters are shown as \xNN so nothing reaches the log raw. */
-static void gh_put(FILE *f, const char *s, int property)
+void report_gh_put(FILE *f, const char *s, int property)
 {
     const unsigned char *p = (const unsigned char *)(s ? s : "");
     for (; *p; p++) {
@@ -157,11 +157,11 @@ static void junit_result(report *r, const char *name, const bx_verify_result *re
         r->cases++;
         r->case_failures += failed;
         fputs("    <testcase classname=\"", r->spool);
-        xml_put(r->spool, name);
+        report_xml_put(r->spool, name);
         if (res->certificate_id[0])
             fprintf(r->spool, " %.12s", res->certificate_id);
         fputs("\" name=\"", r->spool);
-        xml_put(r->spool, json_string_value(json_object_get(x, "rule")));
+        report_xml_put(r->spool, json_string_value(json_object_get(x, "rule")));
         if (!failed) {
             fputs("\"/>\n", r->spool);
             continue;
@@ -169,13 +169,13 @@ static void junit_result(report *r, const char *name, const bx_verify_result *re
         char *exp = compact(json_object_get(x, "expected"));
         char *obs = compact(json_object_get(x, "observed"));
         fputs("\">\n      <failure type=\"", r->spool);
-        xml_put(r->spool, json_string_value(json_object_get(x, "status")));
+        report_xml_put(r->spool, json_string_value(json_object_get(x, "status")));
         fputs("\" message=\"", r->spool);
-        xml_put(r->spool, json_string_value(json_object_get(x, "message")));
+        report_xml_put(r->spool, json_string_value(json_object_get(x, "message")));
         fputs("\">expected ", r->spool);
-        xml_put(r->spool, exp);
+        report_xml_put(r->spool, exp);
         fputs(", observed ", r->spool);
-        xml_put(r->spool, obs);
+        report_xml_put(r->spool, obs);
         fputs("</failure>\n    </testcase>\n", r->spool);
         free(exp);
         free(obs);
@@ -215,7 +215,7 @@ static void github_result(report *r, const char *file, size_t line, const bx_ver
     json_t *x;
     if (res->pass) {
         fputs("PASS ", r->f);
-        gh_put(r->f, file, 0);
+        report_gh_put(r->f, file, 0);
         if (line)
             fprintf(r->f, ":%zu", line);
         fputc('\n', r->f);
@@ -227,17 +227,17 @@ static void github_result(report *r, const char *file, size_t line, const bx_ver
         char *exp = compact(json_object_get(x, "expected"));
         char *obs = compact(json_object_get(x, "observed"));
         fputs("::error file=", r->f);
-        gh_put(r->f, file, 1);
+        report_gh_put(r->f, file, 1);
         if (line)
             fprintf(r->f, ",line=%zu", line);
         fputs(",title=", r->f);
-        gh_put(r->f, json_string_value(json_object_get(x, "rule")), 1);
+        report_gh_put(r->f, json_string_value(json_object_get(x, "rule")), 1);
         fputs("::", r->f);
-        gh_put(r->f, json_string_value(json_object_get(x, "message")), 0);
+        report_gh_put(r->f, json_string_value(json_object_get(x, "message")), 0);
         fputs(" (expected ", r->f);
-        gh_put(r->f, exp, 0);
+        report_gh_put(r->f, exp, 0);
         fputs(", observed ", r->f);
-        gh_put(r->f, obs, 0);
+        report_gh_put(r->f, obs, 0);
         fputs(")\n", r->f);
         free(exp);
         free(obs);

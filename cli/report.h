@@ -21,6 +21,13 @@ void report_result(report *r, const char *file, size_t line, const bx_verify_res
 /* The summary; frees r. Returns 0, or -1 on a write error. */
 int report_close(report *r);
 
+/* Escapers for strings that came from a certificate or an engine:
+ * XML/HTML text and attributes (& < > " ' escaped; control characters as \xNN, which
+ * XML 1.0 cannot carry); GitHub workflow commands (% CR LF encoded, and : , in
+ * properties; other control characters as \xNN). */
+void report_xml_put(FILE *f, const char *s);
+void report_gh_put(FILE *f, const char *s, int property);
+
 size_t report_failed(const report *r);
 size_t report_count(const report *r);
 
