@@ -95,4 +95,47 @@ int bx_statement_check(const json_t *st, bx_error *err) BX_WUR;
 const char *bx_schema_text(const char *name);
 extern const char *const bx_schema_text_names[];
 
+/* ---- stronger and weaker (compare.c) -------------------------------------------------- */
+
+/* certificate.md section 3, "Stronger and weaker": null is weaker than anything; network
+ * none > a named/internal network > bridge > container:<id> > host; rootfs read-only >
+ * writable; capabilities: a subset is stronger (effective, permitted and ambient, and the
+ * bounding set when no-new-privileges is off); no-new-privileges on > off; seccomp: the
+ * same pinned profile >= default > custom-unknown > disabled; privileged off > on; runtime
+ * runsc > runc/crun; user: a listed non-root uid >= any non-root uid > root (uids only);
+ * namespaces private > host; resources: set and <= requested (unlimited weakest);
+ * writeSurface, mounts, devices: a subset, read-only over read-write; masked and
+ * read-only paths: a superset. */
+typedef enum {
+    BX_CMP_WEAKER = -1,  /* the effective value is weaker than requested */
+    BX_CMP_UNKNOWN = 0,  /* cannot be decided: not observed (null) or not comparable */
+    BX_CMP_AT_LEAST = 1, /* the effective value is at least as strong */
+} bx_cmp;
+
+/* Compare what was asked for one containment member (name: "network", "rootfs",
+ * "capabilities", ...; requested in the shapes of `boxcert schema requested`: the
+ * predicate's, only the members asked for, user as {nonRoot, uids[]}, and the bare forms
+ * network "none", runtime "runsc", seccomp "default"/"sha256:<hex>", apparmor/selinux a
+ * name, namespace "private"/"host") with the effective containment (the predicate's
+ * containment object). why (may be NULL) receives a short reason. Both borrowed. */
+bx_cmp bx_compare_field(const char *name, const json_t *requested, const json_t *containment,
+                        char *why, size_t whylen);
+/* Every member of requested (an object of containment members); the first that is not
+ * BX_CMP_AT_LEAST is returned, its name in *field (borrowed from requested). */
+bx_cmp bx_compare_containment(const json_t *requested, const json_t *containment,
+                              const char **field, char *why, size_t whylen);
+/* The containment member names the comparator knows, NULL-terminated. */
+extern const char *const bx_compare_field_names[];
+/* Of two observed values of member name, in the predicate's shape where that is also a
+ * request's (network, rootfs, capabilities, seccomp, resources, writeSurface, mounts,
+ * devices, paths, booleans): the weaker one (borrowed: a or b; null counts weakest), or
+ * NULL when they cannot be ordered. */
+const json_t *bx_compare_weaker(const char *name, const json_t *a, const json_t *b);
+/* Capabilities usable by the session: effective, permitted and ambient, plus bounding when
+ * nnp is not true. NULL when a set is not observed. Caller owns. */
+json_t *bx_caps_held(const json_t *caps, const json_t *nnp);
+/* A resources object's CPU limit in nano-CPUs (nanoCpus, or cpuQuota * 1e9 / cpuPeriod
+ * (default 100000), the lower of the two); -1 when unlimited. */
+int64_t bx_cpu_limit(const json_t *resources);
+
 #endif

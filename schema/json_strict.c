@@ -177,10 +177,17 @@ static int check_jcs(const json_t *v, const char *buf, size_t len, bx_error *err
     if (rc)
         goto out;
     if (jlen != len || memcmp(jcs, buf, len) != 0) {
-        size_t i = 0;
+        size_t i = 0, line = 1, col = 1;
+        char where[48];
         while (i < len && i < jlen && jcs[i] == buf[i])
             i++;
-        rc = bx_error_set(err, BX_EINVAL, NULL,
+        for (size_t j = 0; j < i; j++, col++)
+            if (buf[j] == '\n') {
+                line++;
+                col = 0;
+            }
+        snprintf(where, sizeof where, "%zu:%zu", line, col);
+        rc = bx_error_set(err, BX_EINVAL, where,
                           "not in canonical JSON (JCS) form: first difference at byte %zu", i);
     }
 out:

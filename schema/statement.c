@@ -1,4 +1,4 @@
-#include "bx_schema.h"
+#include "bx_schema_int.h"
 
 #include <string.h>
 
@@ -38,37 +38,69 @@ int bx_statement_build(json_t *predicate, const char *source_commit, json_t **ou
     return 0;
 }
 
+/* subject: [{digest: {sha256: <image ID hex>}, name: "image"}] and, when the collector was
+ * given the session's source revision, {digest: {gitCommit: <40 hex>}, name: "source"}
+ * second. */
+static int check_subject(const json_t *s, size_t i, const char **name, bx_error *err)
+{
+    const char *k;
+    json_t *v, *dig;
+    const char *alg = i == 0 ? "sha256" : "gitCommit";
+    size_t hexlen = i == 0 ? 64 : 40;
+
+    if (!json_is_object(s))
+        return bx_error_set(err, BX_EINVAL, "", "a subject is {digest: {alg: hex}, name}");
+    json_object_foreach((json_t *)s, k, v) {
+        if (strcmp(k, "digest") != 0 && strcmp(k, "name") != 0) {
+            bx_error_set(err, BX_EINVAL, NULL, "unknown member");
+            bx_json_where_push(err, k, strlen(k));
+            return BX_EINVAL;
+        }
+    }
+    *name = json_string_value(json_object_get(s, "name"));
+    if (!*name || strcmp(*name, i == 0 ? "image" : "source") != 0)
+        return bx_error_set(err, BX_EINVAL, "/name",
+                            i == 0 ? "the first subject must be named \"image\""
+                                   : "the second subject must be named \"source\"");
+    dig = json_object_get(s, "digest");
+    if (!json_is_object(dig) || json_object_size(dig) != 1 || !json_object_get(dig, alg))
+        return bx_error_set(err, BX_EINVAL, "/digest", "expected {\"%s\": hex}", alg);
+    v = json_object_get(dig, alg);
+    if (!json_is_string(v) || json_string_length(v) != hexlen ||
+        !bx_is_lower_hex(json_string_value(v), hexlen)) {
+        bx_error_set(err, BX_EINVAL, NULL, "expected %zu lowercase hex digits", hexlen);
+        bx_json_where_push(err, alg, strlen(alg));
+        bx_json_where_push(err, "digest", 6);
+        return BX_EINVAL;
+    }
+    return 0;
+}
+
 static int check_subjects(const json_t *st, bx_error *err)
 {
     json_t *subj = json_object_get(st, "subject");
+    const char *name = NULL;
     size_t i;
     json_t *s;
-    int have_image = 0;
+    int rc;
+
     if (!json_is_array(subj) || json_array_size(subj) == 0 || json_array_size(subj) > 2)
-        return bx_error_set(err, BX_EINVAL, "/subject", "subject must list the image (and source)");
+        return bx_error_set(err, BX_EINVAL, "/subject",
+                            "subject must list the image (and the source)");
     json_array_foreach(subj, i, s) {
-        char where[32];
-        snprintf(where, sizeof where, "/subject/%zu", i);
-        const char *name = json_string_value(json_object_get(s, "name"));
-        json_t *dig = json_object_get(s, "digest");
-        if (!json_is_object(s) || json_object_size(s) != 2 || !name || !json_is_object(dig) ||
-            json_object_size(dig) != 1)
-            return bx_error_set(err, BX_EINVAL, where, "a subject is {digest: {alg: hex}, name}");
-        if (strcmp(name, "image") == 0 && !have_image) {
-            const char *h = json_string_value(json_object_get(dig, "sha256"));
-            if (!h || !bx_is_lower_hex(h, 64))
-                return bx_error_set(err, BX_EINVAL, where, "image digest must be sha256 lowercase hex");
-            have_image = 1;
-        } else if (strcmp(name, "source") == 0 && i == 1) {
-            const char *h = json_string_value(json_object_get(dig, "gitCommit"));
-            if (!h || !bx_is_lower_hex(h, 40))
-                return bx_error_set(err, BX_EINVAL, where, "source digest must be a 40-hex gitCommit");
-        } else {
-            return bx_error_set(err, BX_EINVAL, where, "unexpected subject '%s'", name);
+        if ((rc = check_subject(s, i, &name, err)) != 0) {
+            bx_json_where_push_index(err, i);
+            bx_json_where_push(err, "subject", 7);
+            return rc;
         }
     }
-    if (!have_image)
-        return bx_error_set(err, BX_EINVAL, "/subject", "no image subject");
+    /* the source subject and predicate.source ({dirty}) come together */
+    if ((json_array_size(subj) == 2) != !json_is_null(json_object_get(
+                                            json_object_get(st, "predicate"), "source")))
+        return bx_error_set(err, BX_EINVAL, "/predicate/source",
+                            json_array_size(subj) == 2
+                                ? "a source subject needs predicate.source {dirty}"
+                                : "predicate.source without a source subject");
     return 0;
 }
 
@@ -76,13 +108,18 @@ int bx_statement_check(const json_t *st, bx_error *err)
 {
     static const char *const members[] = {"_type", "predicate", "predicateType", "subject"};
     const char *k;
-    json_t *v;
+    json_t *v, *pred;
+    int rc;
+
     json_object_foreach((json_t *)st, k, v) {
         int known = 0;
-        for (size_t i = 0; i < 4; i++)
+        for (size_t i = 0; i < sizeof members / sizeof *members; i++)
             known |= strcmp(k, members[i]) == 0;
-        if (!known)
-            return bx_error_set(err, BX_EINVAL, "", "unknown member '%s'", k);
+        if (!known) {
+            bx_error_set(err, BX_EINVAL, NULL, "unknown member");
+            bx_json_where_push(err, k, strlen(k));
+            return BX_EINVAL;
+        }
     }
     const char *t = json_string_value(json_object_get(st, "_type"));
     if (!t || strcmp(t, BX_STATEMENT_TYPE) != 0)
@@ -91,7 +128,12 @@ int bx_statement_check(const json_t *st, bx_error *err)
     if (!pt || strcmp(pt, BX_PREDICATE_TYPE) != 0)
         return bx_error_set(err, BX_EUNSUPPORTED, "/predicateType", "predicateType is not %s",
                             BX_PREDICATE_TYPE);
-    if (!json_is_object(json_object_get(st, "predicate")))
+    pred = json_object_get(st, "predicate");
+    if (!json_is_object(pred))
         return bx_error_set(err, BX_EINVAL, "/predicate", "predicate must be an object");
+    if ((rc = bxs_predicate_check(pred, err)) != 0) {
+        bx_json_where_push(err, "predicate", 9);
+        return rc;
+    }
     return check_subjects(st, err);
 }

@@ -18,20 +18,23 @@ static void fail(json_t *findings, const char *rule, json_t *expected, json_t *o
     bx_finding_add(findings, rule, "fail", expected, observed, "%s", bx_error_str(e, buf, sizeof buf));
 }
 
-/* Distinct trusted keys (honouring 8b's validity when at_issued >= 0) whose signature
- * verifies over pae. verified[] marks them; the count is returned. */
+/* Distinct trusted keys whose signature verifies over pae. verified[] marks them; the
+ * count is returned. The keyid is a hint only: the key it names is tried first, then
+ * every other, so the verdict never depends on the unsigned hint. */
 static size_t count_signers(const bx_policy *p, const bx_envelope *env, const unsigned char *pae,
                             size_t paelen, unsigned char *verified)
 {
     size_t count = 0;
-    for (size_t s = 0; s < env->nsigs; s++) {
+    for (size_t s = 0; s < env->nsigs && count < p->nkeys; s++) {
         const bx_dsse_sig *sig = &env->sigs[s];
-        int hinted = 0;
+        size_t hint = p->nkeys;
         if (sig->keyid)
-            for (size_t k = 0; k < p->nkeys; k++)
-                hinted |= strcmp(p->keys[k].keyid, sig->keyid) == 0;
-        for (size_t k = 0; k < p->nkeys; k++) {
-            if (verified[k] || (hinted && strcmp(p->keys[k].keyid, sig->keyid) != 0))
+            for (size_t k = 0; k < p->nkeys && hint == p->nkeys; k++)
+                if (strcmp(p->keys[k].keyid, sig->keyid) == 0)
+                    hint = k;
+        for (size_t j = 0; j <= p->nkeys; j++) {
+            size_t k = j == 0 ? hint : j - 1;
+            if (k >= p->nkeys || (j > 0 && k == hint) || verified[k])
                 continue;
             bx_error e;
             if (bx_verify_sig(p->keys[k].key, p->keys[k].enc, pae, paelen, sig->sig, sig->siglen,
@@ -285,8 +288,13 @@ int bx_verify_envelope(const bx_policy *p, const bx_verify_opts *o, const char *
         goto done;
     json_t *pred = json_object_get(st, "predicate");
     int64_t issued = 0;
-    if (!check_times(p, o, pred, res->findings, &issued))
+    /* 8b before 9: issuedAt is a valid time (the closed schema checked it) */
+    const char *issued_at = json_string_value(json_object_get(pred, "issuedAt"));
+    if (!issued_at || bx_time_parse(issued_at, 0, &issued, &e) != 0) {
+        bx_error_set(&e, BX_EINVAL, "/predicate/issuedAt", "issuedAt is not an RFC 3339 time");
+        fail(res->findings, "certificate.format", NULL, NULL, &e);
         goto done;
+    }
     size_t valid = 0;
     for (size_t k = 0; k < p->nkeys; k++)
         valid += verified[k] && key_valid_at(&p->keys[k], issued);
@@ -296,6 +304,8 @@ int bx_verify_envelope(const bx_policy *p, const bx_verify_opts *o, const char *
                        "%zu signing key(s) valid at issuedAt; the threshold is %d", valid, threshold);
         goto done;
     }
+    if (!check_times(p, o, pred, res->findings, &issued))
+        goto done;
     check_bindings(&o->expect, st, res->findings);
     bx_eval_ctx ctx = {.now = o->at};
     if ((rc = bx_policy_eval(p, st, &ctx, res->findings, err)) != 0)

@@ -31,7 +31,7 @@ PY
 like "$T/h.statement.json" '"predicateType":"urn:boxcert:containment:v1"' "statement carries the containment predicate"
 like "$T/h.statement.json" "\"containerId\":\"$hardened\"" "statement names the session's container"
 like "$T/h.statement.json" '"readOnly":true' "rootfs read-only recorded"
-like "$T/h.statement.json" '"level":"engine"' "evidence level engine"
+like "$T/h.statement.json" '"level":"engine\+kernel"' "evidence level engine+kernel (the session's processes read on this host)"
 
 check_schema certificate "$T/h.intoto.json" "$T/w.intoto.json" "$T/h2.intoto.json"
 

@@ -47,7 +47,9 @@ def main():
         for where, doc in documents(path):
             checks = [(main_v, doc, "")]
             if stmt_v is not None:
-                checks.append((stmt_v, json.loads(base64.b64decode(doc["payload"])), " payload"))
+                # standard or URL-safe base64, as boxcert accepts it
+                payload = doc["payload"].replace("-", "+").replace("_", "/")
+                checks.append((stmt_v, json.loads(base64.b64decode(payload, validate=True)), " payload"))
             for v, d, what in checks:
                 count += 1
                 errs = sorted(v.iter_errors(d), key=lambda e: list(e.path))

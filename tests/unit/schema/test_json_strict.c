@@ -103,12 +103,12 @@ static void test_numbers(void)
 
 static void test_jcs(void)
 {
-    REFUSED("{\"a\":-0}", 1, 1, "", "not in canonical JSON (JCS) form", "-0 with require_jcs");
-    REFUSED("{\"a\": 1}", 1, 1, "", "not in canonical JSON (JCS) form", "spacing");
-    REFUSED("{\"a\":1}\n", 1, 1, "", "not in canonical JSON (JCS) form", "trailing newline");
-    REFUSED("{\"b\":1,\"a\":2}", 1, 1, "", "not in canonical JSON (JCS) form", "key order");
-    REFUSED("{\"a\":\"\\u0041\"}", 1, 1, "", "not in canonical JSON (JCS) form", "needless escape");
-    REFUSED("{\"a\":\"\\u001F\"}", 1, 1, "", "not in canonical JSON (JCS) form", "uppercase hex");
+    REFUSED("{\"a\":-0}", 1, 1, "1:6", "not in canonical JSON (JCS) form", "-0 with require_jcs");
+    REFUSED("{\"a\": 1}", 1, 1, "1:6", "not in canonical JSON (JCS) form", "spacing");
+    REFUSED("{\"a\":1}\n", 1, 1, "1:8", "not in canonical JSON (JCS) form", "trailing newline");
+    REFUSED("{\"b\":1,\"a\":2}", 1, 1, "1:3", "not in canonical JSON (JCS) form", "key order");
+    REFUSED("{\"a\":\"\\u0041\"}", 1, 1, "1:7", "not in canonical JSON (JCS) form", "needless escape");
+    REFUSED("{\"a\":\"\\u001F\"}", 1, 1, "1:12", "not in canonical JSON (JCS) form", "uppercase hex");
     REFUSED("{\"a\":01}", 1, 1, NULL, "invalid JSON", "leading zero");
     json_decref(ACCEPTED("{\"a\":\"\\u001f\\n\xc3\xa9\"}", 1, 1, "JCS escapes"));
 }

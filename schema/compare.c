@@ -1,0 +1,777 @@
+/* The stronger/weaker comparator of certificate.md section 3 ("Stronger and weaker"):
+ * whether an effective containment is at least as strong as what was asked for, field by
+ * field. Requested values have the predicate's shapes (only the members asked for), with
+ * user as {nonRoot, uids[]}; where a launcher naturally writes a bare value it is taken
+ * too: network "none", runtime "runsc", seccomp "default" or "sha256:<hex>", apparmor and
+ * selinux a profile or label, a namespace "private" or "host". Anything else cannot be
+ * compared: BX_CMP_UNKNOWN, which callers treat as a failure (fail closed), as they treat
+ * an effective value that was not observed (null). */
+#include "bx_schema.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define CFS_PERIOD_DEFAULT 100000 /* µs: the kernel's period when none is set */
+
+static bx_cmp why_is(char *why, size_t n, bx_cmp r, const char *what)
+{
+    if (why && n)
+        snprintf(why, n, "%s", what);
+    return r;
+}
+
+#define AT_LEAST(why, n) why_is(why, n, BX_CMP_AT_LEAST, "at least as strong")
+#define WEAKER(why, n, what) why_is(why, n, BX_CMP_WEAKER, what)
+#define UNKNOWN(why, n, what) why_is(why, n, BX_CMP_UNKNOWN, what)
+
+static const json_t *member(const json_t *o, const char *k)
+{
+    return json_is_object(o) ? json_object_get(o, k) : NULL;
+}
+
+static const char *smember(const json_t *o, const char *k)
+{
+    return json_string_value(member(o, k));
+}
+
+static int listed(const json_t *list, const json_t *item)
+{
+    const json_t *v;
+    size_t i;
+
+    json_array_foreach(list, i, v)
+    {
+        if (json_equal((json_t *)v, (json_t *)item))
+            return 1;
+    }
+    return 0;
+}
+
+/* Members of an object all among names (NULL-terminated). */
+static int only(const json_t *o, const char *const *names)
+{
+    const char *k;
+    const json_t *v;
+
+    json_object_foreach((json_t *)o, k, v)
+    {
+        int ok = 0;
+        for (const char *const *n = names; *n; n++)
+            ok |= strcmp(*n, k) == 0;
+        if (!ok)
+            return 0;
+    }
+    return 1;
+}
+
+static bx_cmp cmp_bool(const json_t *req, const json_t *eff, int strong, char *why, size_t n)
+{
+    if (!json_is_boolean(req))
+        return UNKNOWN(why, n, "the request is not true or false");
+    if (json_is_true(req) != strong)
+        return AT_LEAST(why, n); /* the weaker setting was asked for: anything holds */
+    if (!json_is_boolean(eff))
+        return UNKNOWN(why, n, "not observed");
+    return json_is_true(eff) == strong ? AT_LEAST(why, n) : WEAKER(why, n, "the weaker setting");
+}
+
+/* ---- network ---------------------------------------------------------------------------- */
+
+/* none > a named/internal network > bridge > container:<id> > host */
+static int net_rank(const char *mode)
+{
+    if (!strcmp(mode, "none"))
+        return 4;
+    if (!strcmp(mode, "host"))
+        return 0;
+    if (!strncmp(mode, "container:", 10))
+        return 1;
+    if (!strcmp(mode, "bridge") || !strcmp(mode, "default"))
+        return 2;
+    return 3;
+}
+
+static bx_cmp subset_of(const json_t *eff, const json_t *req, const char *what_weaker, char *why,
+                        size_t n)
+{
+    const json_t *v;
+    size_t i;
+
+    if (!json_is_array(req))
+        return UNKNOWN(why, n, "the request is not a list");
+    if (!json_is_array(eff))
+        return UNKNOWN(why, n, "not observed");
+    json_array_foreach(eff, i, v)
+    {
+        if (!listed(req, v))
+            return WEAKER(why, n, what_weaker);
+    }
+    return AT_LEAST(why, n);
+}
+
+static bx_cmp cmp_network(const json_t *req, const json_t *c, char *why, size_t n)
+{
+    static const char *const members[] = {"mode", "internal", "interfaces", "ports", NULL};
+    const json_t *net = member(c, "network");
+    const char *rmode = json_is_string(req) ? json_string_value(req) : smember(req, "mode");
+    const char *emode = smember(net, "mode");
+    const json_t *v;
+    bx_cmp r;
+
+    if (!json_is_string(req) && !(json_is_object(req) && only(req, members)))
+        return UNKNOWN(why, n, "the request is not a network mode or {mode, internal, "
+                               "interfaces, ports}");
+    if (rmode) {
+        if (!emode)
+            return UNKNOWN(why, n, "network mode not observed");
+        if (net_rank(emode) < net_rank(rmode))
+            return WEAKER(why, n, "a weaker network mode");
+        if (net_rank(emode) == 3 && net_rank(rmode) == 3 && strcmp(emode, rmode) != 0)
+            return WEAKER(why, n, "another network than the one requested");
+    }
+    if (json_is_true(member(req, "internal")) && !(emode && !strcmp(emode, "none"))) {
+        v = member(net, "internal");
+        if (!json_is_boolean(v))
+            return UNKNOWN(why, n, "internal not observed");
+        if (!json_is_true(v))
+            return WEAKER(why, n, "the network is not internal");
+    }
+    if ((v = member(req, "interfaces")) &&
+        (r = subset_of(member(net, "interfaces"), v, "an interface that was not requested", why,
+                       n)) != BX_CMP_AT_LEAST)
+        return r;
+    if ((v = member(req, "ports")) &&
+        (r = subset_of(member(net, "ports"), v, "a port published that was not requested", why,
+                       n)) != BX_CMP_AT_LEAST)
+        return r;
+    return AT_LEAST(why, n);
+}
+
+/* ---- rootfs, privileges ------------------------------------------------------------------- */
+
+static bx_cmp cmp_rootfs(const json_t *req, const json_t *c, char *why, size_t n)
+{
+    static const char *const members[] = {"readOnly", NULL};
+    if (!json_is_object(req) || !only(req, members) || !member(req, "readOnly"))
+        return UNKNOWN(why, n, "the request is not {readOnly}");
+    return cmp_bool(member(req, "readOnly"), member(member(c, "rootfs"), "readOnly"), 1, why, n);
+}
+
+static bx_cmp cmp_nnp(const json_t *req, const json_t *c, char *why, size_t n)
+{
+    return cmp_bool(req, member(c, "noNewPrivileges"), 1, why, n);
+}
+
+static bx_cmp cmp_privileged(const json_t *req, const json_t *c, char *why, size_t n)
+{
+    return cmp_bool(req, member(c, "privileged"), 0, why, n);
+}
+
+/* ---- capabilities ------------------------------------------------------------------------ */
+
+static const char *const docker_defaults[] = {
+    "AUDIT_WRITE", "CHOWN",   "DAC_OVERRIDE",     "FOWNER",  "FSETID", "KILL",       "MKNOD",
+    "NET_RAW",     "SETFCAP", "NET_BIND_SERVICE", "SETGID",  "SETPCAP", "SETUID", "SYS_CHROOT",
+    NULL,
+};
+
+static int add_all(json_t *out, const json_t *set)
+{
+    const json_t *v;
+    size_t i;
+
+    json_array_foreach(set, i, v)
+    {
+        if (!listed(out, v) && json_array_append(out, (json_t *)v) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* What a capability can be used through: effective, permitted and ambient; the bounding
+ * set too unless no-new-privileges holds (a setuid program could raise it). NULL when not
+ * observed. */
+json_t *bx_caps_held(const json_t *caps, const json_t *nnp)
+{
+    static const char *const sets[] = {"effective", "permitted", "ambient", "bounding"};
+    json_t *out = json_array();
+    size_t nsets = json_is_true(nnp) ? 3 : 4;
+
+    for (size_t s = 0; out && s < nsets; s++) {
+        const json_t *set = member(caps, sets[s]);
+        if (!json_is_array(set) || add_all(out, set) != 0) {
+            json_decref(out);
+            return NULL;
+        }
+    }
+    return out;
+}
+
+/* The requested ceiling: the union of the sets listed, else Docker's reading of add/drop
+ * (ALL in add: everything; ALL in drop: only add; else the defaults - drop + add). */
+static json_t *requested_caps(const json_t *req, int *all)
+{
+    static const char *const sets[] = {"effective", "permitted", "ambient", "bounding",
+                                       "inheritable"};
+    const json_t *add = member(req, "add"), *drop = member(req, "drop");
+    json_t *out = json_array(), *ALL = json_string("ALL");
+    int any = 0;
+
+    *all = 0;
+    for (size_t s = 0; out && s < 5; s++) {
+        const json_t *set = member(req, sets[s]);
+        if (json_is_array(set)) {
+            any = 1;
+            if (add_all(out, set) != 0)
+                goto fail;
+        }
+    }
+    if (!any && (json_is_array(add) || json_is_array(drop))) {
+        if (listed(add, ALL)) {
+            *all = 1;
+        } else {
+            if (!listed(drop, ALL))
+                for (const char *const *d = docker_defaults; *d; d++) {
+                    json_t *name = json_string(*d);
+                    int keep = !listed(drop, name);
+                    if (keep && json_array_append(out, name) != 0) {
+                        json_decref(name);
+                        goto fail;
+                    }
+                    json_decref(name);
+                }
+            if (add_all(out, add) != 0)
+                goto fail;
+        }
+        any = 1;
+    }
+    if (!any)
+        goto fail;
+    json_decref(ALL);
+    return out;
+fail:
+    json_decref(ALL);
+    json_decref(out);
+    return NULL;
+}
+
+static bx_cmp cmp_capabilities(const json_t *req, const json_t *c, char *why, size_t n)
+{
+    static const char *const members[] = {"add",     "drop",      "effective",   "permitted",
+                                          "ambient", "bounding",  "inheritable", NULL};
+    json_t *held = NULL, *want = NULL;
+    const json_t *v;
+    size_t i;
+    int all = 0;
+    bx_cmp r = BX_CMP_AT_LEAST;
+
+    if (!json_is_object(req) || !only(req, members) || !(want = requested_caps(req, &all)))
+        r = UNKNOWN(why, n, "the request is not capability sets or add/drop");
+    else if (!(held = bx_caps_held(member(c, "capabilities"), member(c, "noNewPrivileges"))))
+        r = UNKNOWN(why, n, "capabilities not observed");
+    else if (!all)
+        json_array_foreach(held, i, v)
+        {
+            if (!listed(want, v)) {
+                r = WEAKER(why, n, "capabilities held beyond those requested");
+                break;
+            }
+        }
+    if (r == BX_CMP_AT_LEAST)
+        AT_LEAST(why, n);
+    json_decref(held);
+    json_decref(want);
+    return r;
+}
+
+/* ---- seccomp, runtime, LSMs --------------------------------------------------------------- */
+
+/* disabled < custom-unknown < default <= the same pinned profile */
+static bx_cmp cmp_seccomp(const json_t *req, const json_t *c, char *why, size_t n)
+{
+    static const char *const members[] = {"mode", "profile", "profileSha256", NULL};
+    const json_t *sc = member(c, "seccomp");
+    const char *mode = smember(sc, "mode"), *prof = smember(sc, "profile");
+    const char *sha = smember(sc, "profileSha256");
+    const char *rs = json_string_value(req), *rmode = smember(req, "mode");
+    const char *rprof = smember(req, "profile"), *rsha = smember(req, "profileSha256");
+
+    if (!rs && !(json_is_object(req) && only(req, members)))
+        return UNKNOWN(why, n, "the request is not a profile or {mode, profile, profileSha256}");
+    if (rs && !strncmp(rs, "sha256:", 7))
+        rsha = rs;
+    else if (rs)
+        rprof = rs;
+    if (rsha && !strncmp(rsha, "sha256:", 7))
+        rsha += 7;
+    if ((rmode && !strcmp(rmode, "disabled")) || (rprof && !strcmp(rprof, "unconfined")))
+        return AT_LEAST(why, n);
+    if (rmode && strcmp(rmode, "filter") != 0)
+        return UNKNOWN(why, n, "the requested mode is not filter or disabled");
+    if (!mode)
+        return UNKNOWN(why, n, "seccomp mode not observed");
+    if (strcmp(mode, "filter") != 0)
+        return WEAKER(why, n, "no seccomp filter");
+    if (rsha) {
+        if (!sha)
+            return UNKNOWN(why, n, "profile hash not observed");
+        return strcmp(sha, rsha) == 0 ? AT_LEAST(why, n)
+                                       : WEAKER(why, n, "another seccomp profile than the pinned one");
+    }
+    if (rprof && !strcmp(rprof, "default")) {
+        if (!prof)
+            return UNKNOWN(why, n, "seccomp profile not observed");
+        return !strcmp(prof, "default") ? AT_LEAST(why, n)
+                                        : WEAKER(why, n, "not the default profile");
+    }
+    if (rprof && strcmp(rprof, "custom") != 0)
+        return UNKNOWN(why, n, "the requested profile is not default, custom or unconfined");
+    return AT_LEAST(why, n); /* a filter was asked for, and one is in force */
+}
+
+/* runsc > runc, crun and any other */
+static bx_cmp cmp_runtime(const json_t *req, const json_t *c, char *why, size_t n)
+{
+    static const char *const members[] = {"name", NULL};
+    const char *r = json_is_string(req) ? json_string_value(req) : smember(req, "name");
+    const char *e = smember(member(c, "runtime"), "name");
+
+    if (!r || (json_is_object(req) && !only(req, members)))
+        return UNKNOWN(why, n, "the request is not a runtime name or {name}");
+    if (!e)
+        return UNKNOWN(why, n, "runtime not observed");
+    if (!strcmp(r, "runsc"))
+        return !strcmp(e, "runsc") ? AT_LEAST(why, n) : WEAKER(why, n, "not runsc");
+    if (!strcmp(r, "runc") || !strcmp(r, "crun"))
+        return AT_LEAST(why, n); /* runc, crun and runsc all hold */
+    return !strcmp(e, r) || !strcmp(e, "runsc") ? AT_LEAST(why, n)
+                                                : WEAKER(why, n, "another runtime");
+}
+
+static bx_cmp cmp_lsm(const json_t *req, const json_t *lsm, const char *key, char *why, size_t n)
+{
+    const char *want = json_is_string(req) ? json_string_value(req) : smember(req, key);
+    const char *have = smember(lsm, key);
+
+    if (!want)
+        return UNKNOWN(why, n, "the request is not a profile or label");
+    if (!json_is_object(lsm))
+        return UNKNOWN(why, n, "not observed");
+    if (!have)
+        return WEAKER(why, n, "none applied");
+    return !strcmp(want, have) ? AT_LEAST(why, n) : WEAKER(why, n, "another one applied");
+}
+
+static bx_cmp cmp_apparmor(const json_t *req, const json_t *c, char *why, size_t n)
+{
+    return cmp_lsm(req, member(c, "apparmor"), "profile", why, n);
+}
+
+static bx_cmp cmp_selinux(const json_t *req, const json_t *c, char *why, size_t n)
+{
+    return cmp_lsm(req, member(c, "selinux"), "label", why, n);
+}
+
+/* ---- user -------------------------------------------------------------------------------- */
+
+/* The session's uids: the kernel's four when observed, else the number in user.spec
+ * ("65532", "65532:65532"; "" and "root" are root; a name cannot be read here: -1). */
+static int user_uids(const json_t *user, long long uids[4], size_t *nuids)
+{
+    const json_t *k = member(user, "uids"), *v;
+    const char *spec = smember(user, "spec");
+    size_t i;
+
+    *nuids = 0;
+    if (json_is_array(k)) {
+        json_array_foreach(k, i, v)
+        {
+            if (!json_is_integer(v) || *nuids == 4)
+                return -1;
+            uids[(*nuids)++] = json_integer_value(v);
+        }
+        return *nuids ? 0 : -1;
+    }
+    if (!spec)
+        return -1;
+    size_t len = strcspn(spec, ":");
+    if (len == 0 || (len == 4 && !strncmp(spec, "root", 4))) {
+        uids[(*nuids)++] = 0;
+        return 0;
+    }
+    if (len > 10 || strspn(spec, "0123456789") != len)
+        return -1; /* a user name: its uid is the image's to say */
+    uids[(*nuids)++] = strtoll(spec, NULL, 10);
+    return 0;
+}
+
+/* a listed non-root uid >= any non-root uid > root */
+static bx_cmp cmp_user(const json_t *req, const json_t *c, char *why, size_t n)
+{
+    static const char *const members[] = {"nonRoot", "uids", NULL};
+    const json_t *nonroot = member(req, "nonRoot"), *list = member(req, "uids"), *v;
+    long long uids[4];
+    size_t nu, i;
+
+    if (!json_is_object(req) || !only(req, members) || (!nonroot && !list) ||
+        (nonroot && !json_is_boolean(nonroot)) || (list && !json_is_array(list)))
+        return UNKNOWN(why, n, "the request is not {nonRoot, uids}");
+    json_array_foreach(list, i, v) if (!json_is_integer(v) || json_integer_value(v) <= 0) return
+        UNKNOWN(why, n, "requested uids must be non-root numbers");
+    if (!json_is_true(nonroot) && json_array_size(list) == 0)
+        return AT_LEAST(why, n);
+    if (user_uids(member(c, "user"), uids, &nu) != 0)
+        return UNKNOWN(why, n, "the session's uid is not observed");
+    for (i = 0; i < nu; i++)
+        if (uids[i] == 0)
+            return WEAKER(why, n, "runs as root");
+    for (i = 0; json_array_size(list) && i < nu; i++) {
+        json_t *u = json_integer(uids[i]);
+        int ok = listed(list, u);
+        json_decref(u);
+        if (!ok)
+            return WEAKER(why, n, "a uid that was not requested");
+    }
+    return AT_LEAST(why, n);
+}
+
+/* ---- namespaces ---------------------------------------------------------------------------- */
+
+/* The session's namespace as the host's or not: the kernel's reading, else the engine's mode
+ * ("host"; a user namespace "default" shares the host's unless remapped). NULL: unknown. */
+static const char *ns_effective(const json_t *c, const char *name)
+{
+    const json_t *ns = member(member(c, "namespaces"), name);
+    const char *k = smember(ns, "kernel"), *e = smember(ns, "engine");
+
+    if (k)
+        return k;
+    if (!e)
+        return NULL;
+    if (!strcmp(e, "host"))
+        return "host";
+    if (!strcmp(name, "user"))
+        return !strcmp(e, "remapped") || !strcmp(e, "private") ? "private" : "host";
+    return "private";
+}
+
+static bx_cmp cmp_namespaces(const json_t *req, const json_t *c, char *why, size_t n)
+{
+    static const char *const names[] = {"pid", "ipc", "uts", "net", "user", "cgroup", NULL};
+    const char *name;
+    const json_t *v;
+
+    if (!json_is_object(req) || !only(req, names))
+        return UNKNOWN(why, n, "the request is not {pid, ipc, uts, net, user, cgroup}");
+    json_object_foreach((json_t *)req, name, v)
+    {
+        const char *want = json_is_string(v) ? json_string_value(v) : NULL, *have;
+        if (json_is_object(v))
+            want = smember(v, "kernel") ? smember(v, "kernel") : smember(v, "engine");
+        if (!want || (strcmp(want, "host") != 0 && strcmp(want, "private") != 0))
+            return UNKNOWN(why, n, "a requested namespace is not private or host");
+        if (!strcmp(want, "host"))
+            continue;
+        if (!(have = ns_effective(c, name)))
+            return UNKNOWN(why, n, "a namespace not observed");
+        if (!strcmp(have, "host"))
+            return WEAKER(why, n, "a namespace shared with the host");
+    }
+    return AT_LEAST(why, n);
+}
+
+/* ---- resources ------------------------------------------------------------------------------ */
+
+/* The CPU limit in nano-CPUs: nanoCpus, or quota * 1e9 / period (the lower when both); -1
+ * unlimited. */
+int64_t bx_cpu_limit(const json_t *res)
+{
+    const json_t *nano = member(res, "nanoCpus"), *q = member(res, "cpuQuota");
+    const json_t *p = member(res, "cpuPeriod");
+    int64_t limit = -1;
+
+    if (json_is_integer(nano) && json_integer_value(nano) > 0)
+        limit = json_integer_value(nano);
+    if (json_is_integer(q) && json_integer_value(q) > 0) {
+        long double period = json_is_integer(p) && json_integer_value(p) > 0
+                                 ? (long double)json_integer_value(p)
+                                 : CFS_PERIOD_DEFAULT;
+        long double v = (long double)json_integer_value(q) * 1e9L / period;
+        int64_t qn = v > (long double)BX_JSON_MAX_INT ? BX_JSON_MAX_INT : (int64_t)(v + 0.5L);
+        if (limit < 0 || qn < limit)
+            limit = qn;
+    }
+    return limit;
+}
+
+static bx_cmp cmp_resources(const json_t *req, const json_t *c, char *why, size_t n)
+{
+    static const char *const limits[] = {"memoryBytes", "memorySwapBytes", "pidsLimit",
+                                         "cpuShares", NULL};
+    static const char *const members[] = {"memoryBytes", "memorySwapBytes", "pidsLimit",
+                                          "cpuShares",   "nanoCpus",        "cpuQuota",
+                                          "cpuPeriod",   "cgroupParent",    NULL};
+    const json_t *res = member(c, "resources"), *v;
+    const char *k;
+
+    if (!json_is_object(req) || !only(req, members))
+        return UNKNOWN(why, n, "the request is not resource limits");
+    if (!json_is_object(res))
+        return UNKNOWN(why, n, "resources not observed");
+    json_object_foreach((json_t *)req, k, v)
+    {
+        for (const char *const *l = limits; *l; l++) {
+            const json_t *e = member(res, *l);
+            if (strcmp(k, *l) != 0 || json_is_null(v))
+                continue;
+            if (!json_is_integer(v) || json_integer_value(v) <= 0)
+                return UNKNOWN(why, n, "a requested limit is not a positive number");
+            if (!json_is_integer(e))
+                return WEAKER(why, n, "unlimited where a limit was requested");
+            if (json_integer_value(e) > json_integer_value(v))
+                return WEAKER(why, n, "a higher limit than requested");
+        }
+        if (!strcmp(k, "cgroupParent")) {
+            const char *e = smember(res, "cgroupParent");
+            if (!json_is_string(v))
+                return UNKNOWN(why, n, "the requested cgroupParent is not a string");
+            if (!e)
+                return UNKNOWN(why, n, "cgroupParent not observed");
+            if (strcmp(e, json_string_value(v)) != 0)
+                return WEAKER(why, n, "another cgroup parent");
+        }
+    }
+    if (member(req, "nanoCpus") || member(req, "cpuQuota")) {
+        int64_t want = bx_cpu_limit(req), have = bx_cpu_limit(res);
+        if (want >= 0 && have < 0)
+            return WEAKER(why, n, "no CPU limit where one was requested");
+        if (want >= 0 && have > want)
+            return WEAKER(why, n, "a higher CPU limit than requested");
+    }
+    return AT_LEAST(why, n);
+}
+
+/* ---- write surface, mounts, devices, paths ---------------------------------------------------- */
+
+static bx_cmp cmp_surface(const json_t *req, const json_t *c, char *why, size_t n)
+{
+    const json_t *ws = member(c, "writeSurface"), *e, *r;
+    size_t i, j;
+
+    if (!json_is_array(req))
+        return UNKNOWN(why, n, "the request is not a list");
+    if (!json_is_array(ws))
+        return UNKNOWN(why, n, "writeSurface not observed");
+    json_array_foreach(ws, i, e)
+    {
+        const char *path = smember(e, "path"), *kind = smember(e, "kind");
+        bx_cmp best = BX_CMP_WEAKER;
+        if (!path)
+            return UNKNOWN(why, n, "a writable place without a path");
+        json_array_foreach(req, j, r)
+        {
+            const json_t *rsize = member(r, "sizeBytes"), *esize = member(e, "sizeBytes");
+            if (!smember(r, "path") || strcmp(smember(r, "path"), path) != 0 ||
+                (smember(r, "kind") && (!kind || strcmp(smember(r, "kind"), kind) != 0)))
+                continue;
+            if (!json_is_integer(rsize) ||
+                (json_is_integer(esize) && json_integer_value(esize) <= json_integer_value(rsize)))
+                best = BX_CMP_AT_LEAST;
+            else if (!json_is_integer(esize) && best == BX_CMP_WEAKER)
+                best = BX_CMP_UNKNOWN;
+        }
+        if (best == BX_CMP_WEAKER)
+            return WEAKER(why, n, "a writable place beyond those requested");
+        if (best == BX_CMP_UNKNOWN)
+            return UNKNOWN(why, n, "a size not observed");
+    }
+    return AT_LEAST(why, n);
+}
+
+static bx_cmp cmp_mounts(const json_t *req, const json_t *c, char *why, size_t n)
+{
+    const json_t *list = member(c, "mounts"), *e, *r;
+    size_t i, j;
+
+    if (!json_is_array(req))
+        return UNKNOWN(why, n, "the request is not a list");
+    if (!json_is_array(list))
+        return UNKNOWN(why, n, "mounts not observed");
+    json_array_foreach(list, i, e)
+    {
+        const char *dest = smember(e, "destination");
+        int found = 0;
+        json_array_foreach(req, j, r)
+        {
+            const char *rs = smember(r, "source"), *rt = smember(r, "type");
+            if (!dest || !smember(r, "destination") || strcmp(smember(r, "destination"), dest))
+                continue;
+            if (rs && !(smember(e, "source") && !strcmp(rs, smember(e, "source"))) &&
+                !(smember(e, "sourceAsGiven") && !strcmp(rs, smember(e, "sourceAsGiven"))))
+                continue;
+            if (rt && !(smember(e, "type") && !strcmp(rt, smember(e, "type"))))
+                continue;
+            if (json_is_true(member(r, "readOnly")) && !json_is_true(member(e, "readOnly")))
+                continue; /* read-only was asked, read-write is weaker */
+            found = 1;
+            break;
+        }
+        if (!found)
+            return WEAKER(why, n, "a mount beyond those requested, or read-write");
+    }
+    return AT_LEAST(why, n);
+}
+
+/* A device's permissions within the requested one's ("r" within "rwm"). */
+static int device_within(const json_t *e, const json_t *r)
+{
+    const char *ep = smember(e, "cgroupPermissions"), *rp = smember(r, "cgroupPermissions");
+
+    if (!smember(e, "pathOnHost") || !smember(r, "pathOnHost") ||
+        strcmp(smember(e, "pathOnHost"), smember(r, "pathOnHost")) != 0)
+        return 0;
+    if (smember(r, "pathInContainer") &&
+        (!smember(e, "pathInContainer") ||
+         strcmp(smember(e, "pathInContainer"), smember(r, "pathInContainer")) != 0))
+        return 0;
+    for (const char *p = ep ? ep : "rwm"; rp && *p; p++)
+        if (!strchr(rp, *p))
+            return 0;
+    return 1;
+}
+
+static bx_cmp cmp_devices(const json_t *req, const json_t *c, char *why, size_t n)
+{
+    static const char *const members[] = {"devices", "cgroupRules", "allowAll", NULL};
+    const json_t *dev = member(c, "devices"), *e, *r;
+    size_t i, j;
+
+    if (!json_is_object(req) || !only(req, members))
+        return UNKNOWN(why, n, "the request is not {devices, cgroupRules, allowAll}");
+    if (!json_is_boolean(member(dev, "allowAll")) || !json_is_array(member(dev, "devices")) ||
+        !json_is_array(member(dev, "cgroupRules")))
+        return UNKNOWN(why, n, "devices not observed");
+    if (json_is_true(member(dev, "allowAll")) && !json_is_true(member(req, "allowAll")))
+        return WEAKER(why, n, "every device allowed");
+    json_array_foreach(member(dev, "devices"), i, e)
+    {
+        int ok = 0;
+        json_array_foreach(member(req, "devices"), j, r) ok |= device_within(e, r);
+        if (!ok)
+            return WEAKER(why, n, "a host device that was not requested");
+    }
+    json_array_foreach(member(dev, "cgroupRules"), i, e)
+    {
+        if (!listed(member(req, "cgroupRules"), e))
+            return WEAKER(why, n, "a device rule that was not requested");
+    }
+    return AT_LEAST(why, n);
+}
+
+/* More paths masked or read-only is stronger: each requested one must be there. */
+static bx_cmp cmp_paths(const json_t *req, const json_t *eff, char *why, size_t n)
+{
+    const json_t *v;
+    size_t i;
+
+    if (!json_is_array(req))
+        return UNKNOWN(why, n, "the request is not a list");
+    if (!json_is_array(eff))
+        return UNKNOWN(why, n, "not observed");
+    json_array_foreach(req, i, v)
+    {
+        if (!listed(eff, v))
+            return WEAKER(why, n, "a requested path is missing");
+    }
+    return AT_LEAST(why, n);
+}
+
+static bx_cmp cmp_masked(const json_t *req, const json_t *c, char *why, size_t n)
+{
+    return cmp_paths(req, member(c, "maskedPaths"), why, n);
+}
+
+static bx_cmp cmp_ro_paths(const json_t *req, const json_t *c, char *why, size_t n)
+{
+    return cmp_paths(req, member(c, "readonlyPaths"), why, n);
+}
+
+/* ---- the table --------------------------------------------------------------------------- */
+
+typedef bx_cmp (*cmp_fn)(const json_t *req, const json_t *c, char *why, size_t n);
+
+static const struct {
+    const char *name;
+    cmp_fn fn;
+} fields[] = {
+    {"runtime", cmp_runtime},         {"network", cmp_network},
+    {"rootfs", cmp_rootfs},           {"capabilities", cmp_capabilities},
+    {"noNewPrivileges", cmp_nnp},     {"seccomp", cmp_seccomp},
+    {"apparmor", cmp_apparmor},       {"selinux", cmp_selinux},
+    {"privileged", cmp_privileged},   {"user", cmp_user},
+    {"namespaces", cmp_namespaces},   {"resources", cmp_resources},
+    {"writeSurface", cmp_surface},    {"mounts", cmp_mounts},
+    {"devices", cmp_devices},         {"maskedPaths", cmp_masked},
+    {"readonlyPaths", cmp_ro_paths},
+};
+
+const char *const bx_compare_field_names[] = {
+    "runtime",  "network",    "rootfs",    "capabilities", "noNewPrivileges", "seccomp",
+    "apparmor", "selinux",    "privileged", "user",        "namespaces",      "resources",
+    "writeSurface", "mounts", "devices",   "maskedPaths",  "readonlyPaths",   NULL,
+};
+
+bx_cmp bx_compare_field(const char *name, const json_t *requested, const json_t *containment,
+                        char *why, size_t whylen)
+{
+    for (size_t i = 0; name && i < sizeof fields / sizeof fields[0]; i++)
+        if (!strcmp(fields[i].name, name)) {
+            if (!requested)
+                return UNKNOWN(why, whylen, "nothing requested");
+            return fields[i].fn(requested, containment, why, whylen);
+        }
+    return UNKNOWN(why, whylen, "not a containment field");
+}
+
+bx_cmp bx_compare_containment(const json_t *requested, const json_t *containment,
+                              const char **field, char *why, size_t whylen)
+{
+    const char *name;
+    const json_t *v;
+
+    *field = NULL;
+    if (!json_is_object(requested))
+        return UNKNOWN(why, whylen, "the request is not an object");
+    json_object_foreach((json_t *)requested, name, v)
+    {
+        bx_cmp r = bx_compare_field(name, v, containment, why, whylen);
+        if (r != BX_CMP_AT_LEAST) {
+            *field = name;
+            return r;
+        }
+    }
+    return AT_LEAST(why, whylen);
+}
+
+const json_t *bx_compare_weaker(const char *name, const json_t *a, const json_t *b)
+{
+    json_t *ca, *cb;
+    bx_cmp ab, ba;
+
+    if (!a || json_is_null(a))
+        return a ? a : b;
+    if (!b || json_is_null(b))
+        return b ? b : a;
+    ca = json_pack("{s:O}", name, a);
+    cb = json_pack("{s:O}", name, b);
+    /* the value that holds as a request against the other is the weaker */
+    ab = ca && cb ? bx_compare_field(name, a, cb, NULL, 0) : BX_CMP_UNKNOWN; /* b >= a */
+    ba = ca && cb ? bx_compare_field(name, b, ca, NULL, 0) : BX_CMP_UNKNOWN; /* a >= b */
+    json_decref(ca);
+    json_decref(cb);
+    if (ab == BX_CMP_AT_LEAST && ba != BX_CMP_AT_LEAST)
+        return a; /* b is at least a, not the other way round: a is weaker */
+    if (ba == BX_CMP_AT_LEAST && ab != BX_CMP_AT_LEAST)
+        return b;
+    return ab == BX_CMP_AT_LEAST ? a : NULL; /* equal: either; incomparable: NULL */
+}
