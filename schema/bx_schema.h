@@ -10,6 +10,9 @@
 #define BX_PREDICATE_TYPE "urn:boxcert:containment:v1"
 #define BX_ENVELOPE_MAX_DEFAULT (1024 * 1024)
 #define BX_JSON_MAX_INT 9007199254740992LL /* 2^53 */
+/* More signatures than this make an envelope invalid: each is tried against every
+ * trusted key, so the count bounds the work one envelope can cause. */
+#define BX_ENVELOPE_MAX_SIGS 32
 
 /* ---- JCS ------------------------------------------------------------------- */
 

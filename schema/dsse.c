@@ -138,6 +138,11 @@ int bx_envelope_parse(const char *buf, size_t len, bx_envelope *env, bx_error *e
     env->payload[pllen] = '\0';
     env->payload_len = pllen;
     size_t n = json_array_size(sigs);
+    if (n > BX_ENVELOPE_MAX_SIGS) {
+        rc = bx_error_set(err, BX_EINVAL, "/signatures", "%zu signatures: at most %d are accepted", n,
+                          BX_ENVELOPE_MAX_SIGS);
+        goto out;
+    }
     if (n) {
         env->sigs = calloc(n, sizeof *env->sigs);
         if (!env->sigs) {

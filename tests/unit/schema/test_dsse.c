@@ -86,6 +86,13 @@ int main(void)
     refuse("[]", "not an object");
     refuse("{\"payload\":\"e30=\",\"payloadType\":\"x\\u0001\",\"signatures\":[]}", "control character in payloadType");
     refuse("{\"payload\":\"e3 0=\",\"payloadType\":\"x\",\"signatures\":[]}", "whitespace in base64");
+    {
+        char big[4096] = "{\"payload\":\"e30=\",\"payloadType\":\"x\",\"signatures\":[";
+        for (int i = 0; i <= BX_ENVELOPE_MAX_SIGS; i++)
+            strcat(big, i ? ",{\"sig\":\"AAAA\"}" : "{\"sig\":\"AAAA\"}");
+        strcat(big, "]}");
+        refuse(big, "more signatures than the cap");
+    }
     const char *url = "{\"payload\":\"e30=\",\"payloadType\":\"x\",\"signatures\":[{\"sig\":\"_-8=\"}]}";
     ok_err(bx_envelope_parse(url, strlen(url), &env, &e), &e, "URL-safe base64 accepted");
     ok(env.nsigs == 1 && env.sigs[0].siglen == 2 && env.sigs[0].sig[0] == 0xff && env.sigs[0].sig[1] == 0xef,
