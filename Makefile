@@ -10,7 +10,7 @@ ifeq ($(CI),true)
 CMAKE_FLAGS += -DBOXCERT_WERROR=ON
 endif
 
-.PHONY: all deps build engine test unit asan fuzz demo clean install
+.PHONY: all deps build engine test unit asan fuzz demo bench memcheck clean install
 
 all: build
 
@@ -44,6 +44,10 @@ fuzz: deps
 	@CC=clang cmake -S . -B $(FUZZ_BUILD) -DBOXCERT_FUZZ=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 	@cmake --build $(FUZZ_BUILD) -j $(JOBS) -- -s --no-print-directory
 	@bash scripts/fuzz.sh $(FUZZ_BUILD) $(FUZZ_SECONDS)
+
+# Benchmarks: figures and ratios measured in one run, written to docs/benchmarks.md.
+bench: deps build engine
+	@bash bench/run.sh
 
 demo: deps build engine
 	@bash scripts/demo.sh
