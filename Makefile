@@ -45,6 +45,10 @@ fuzz: deps
 	@cmake --build $(FUZZ_BUILD) -j $(JOBS) -- -s --no-print-directory
 	@bash scripts/fuzz.sh $(FUZZ_BUILD) $(FUZZ_SECONDS)
 
+# valgrind memcheck: one run of each subcommand, no errors, no definite leaks.
+memcheck: deps build engine
+	@bash scripts/memcheck.sh
+
 # Benchmarks: figures and ratios measured in one run, written to docs/benchmarks.md.
 bench: deps build engine
 	@bash bench/run.sh
