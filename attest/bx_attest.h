@@ -1,4 +1,5 @@
-/* boxcert attest module: the Engine API client and the collector. */
+/* boxcert attest module: the Engine API client, the kernel's and the runtime's view of a
+ * session, and the collector that turns them into a containment predicate. */
 #ifndef BX_ATTEST_H
 #define BX_ATTEST_H
 
@@ -8,15 +9,32 @@
 /* The newest Engine API version this client speaks; older engines get their own. */
 #define BX_ENGINE_API_MAX "1.41"
 
+/* ---- the Engine API client ------------------------------------------------------------ */
+
 typedef struct bx_engine bx_engine;
 
-/* Open a client for url ("unix:///path"; NULL = $DOCKER_HOST, else
- * unix:///var/run/docker.sock). One connection is reused for every request.
- * Nothing is sent yet. Caller owns *out (bx_engine_close). */
+enum { BX_ENGINE_INSECURE = 1 }; /* bx_engine_open_ex: allow plain tcp:// (no TLS) */
+
+/* Open a client for url: "unix:///path" or "tcp://host:port"; NULL = $DOCKER_HOST, else
+ * unix:///var/run/docker.sock. tcp:// is mutual TLS as the docker CLI does it: when
+ * DOCKER_TLS_VERIFY is non-empty, ca.pem (the engine's CA), cert.pem and key.pem from
+ * DOCKER_CERT_PATH (else $DOCKER_CONFIG, else ~/.docker); without it, tcp:// is refused
+ * (BX_ECONFIG) unless flags has BX_ENGINE_INSECURE. A missing TLS file is BX_ECONFIG; any
+ * other scheme BX_EUNSUPPORTED. One connection is reused for every request. Nothing is
+ * sent yet. Caller owns *out (bx_engine_close). bx_engine_open = bx_engine_open_ex(url, 0). */
 int bx_engine_open(const char *url, bx_engine **out, bx_error *err) BX_WUR;
+int bx_engine_open_ex(const char *url, int flags, bx_engine **out, bx_error *err) BX_WUR;
 void bx_engine_close(bx_engine *eng);
 /* The endpoint as given/defaulted (borrowed). */
 const char *bx_engine_endpoint(const bx_engine *eng);
+/* 1 for a tcp:// engine (its sessions are never read through this host's kernel). */
+int bx_engine_is_remote(const bx_engine *eng);
+/* The unix socket path, or NULL for tcp://. Borrowed. */
+const char *bx_engine_socket(const bx_engine *eng);
+/* Lowercase hex SHA-256 of the DER of the certificate the engine presented over TLS, into
+ * out; NULL before the first TLS request or without TLS. Every request of one handle must
+ * meet the same certificate (else BX_EENV). */
+const char *bx_engine_tls_peer_sha256(const bx_engine *eng, char out[65]);
 
 /* The API version negotiated with the engine on the first request (min of the engine's
  * ApiVersion and BX_ENGINE_API_MAX), or "" before any request. Borrowed. */
@@ -26,10 +44,15 @@ const char *bx_engine_api_version(const bx_engine *eng);
 int bx_engine_api_negotiate(const char *server, char out[16], bx_error *err) BX_WUR;
 
 /* GET path (e.g. "/version"); the reply must be 200 and JSON. raw/rawlen (optional)
- * receive the reply's bytes (caller owns). An unreachable or lost engine is BX_EENV;
- * 404 is BX_ENOTFOUND; a reply over BX_ENGINE_REPLY_MAX is BX_EINVAL. */
+ * receive the reply's bytes (caller owns). /version and /info are asked once per handle
+ * and then served from memory. A path starting "/v" and a digit is sent as given
+ * (podman's "/v4.0.0/libpod/..."), others under the negotiated version. An unreachable or
+ * lost engine is BX_EENV; 404 is BX_ENOTFOUND; a reply over BX_ENGINE_REPLY_MAX is
+ * BX_EINVAL. */
 int bx_engine_get(bx_engine *eng, const char *path, json_t **json, char **raw, size_t *rawlen,
                   bx_error *err) BX_WUR;
+
+/* ---- collection --------------------------------------------------------------------- */
 
 typedef struct {
     const char *container;    /* name or id */
@@ -37,31 +60,99 @@ typedef struct {
     int64_t ttl;              /* expiresAt = now + ttl */
     const char *expect_image; /* "sha256:<64 hex>" or NULL */
     const char *nonce;        /* lowercase hex or NULL (then 128 random bits) */
+    /* what the launcher asked for (bx_requested_load), borrowed, and the SHA-256 (hex) of
+     * its file; NULL: predicate.requested is null */
+    const json_t *requested;
+    const char *requested_sha256;
+    int source_given; /* predicate.source: null unless set, then {dirty: source_dirty} */
+    int source_dirty;
+    int engine_only; /* 1: do not read the kernel's view (level engine) */
+    /* where the kernel view is read (tests); NULL = this host's */
+    const char *proc_root, *task_root, *pidfile;
 } bx_collect_opts;
 
+typedef struct bx_evidence bx_evidence;
+
+/* One collection: the predicate, where each field came from, and the evidence. */
+typedef struct {
+    json_t *predicate;     /* owned */
+    json_t *sources;       /* owned: {"network.mode": "kernel"|"runtime"|"spec"|"engine",
+                            * ...} for the fields of the containment a reader looks at */
+    char why[200];         /* why the evidence level is what it is */
+    bx_evidence *evidence; /* owned */
+} bx_collection;
+
 /* Observe one running session and build the containment predicate (certificate.md
- * section 3) at the level the collector can reach, inputsSha256 included.
- * Fail-closed per section 4: a session that is not running, changed during collection
- * or whose image differs from expect_image is BX_EDENIED; data that cannot be recorded
- * faithfully is BX_EINVAL. Caller owns *predicate. */
-int bx_collect(bx_engine *eng, const bx_collect_opts *o, json_t **predicate,
-               bx_error *err) BX_WUR;
+ * section 3) at the highest level this collector can reach: engine+kernel for runc/crun
+ * sessions whose processes it can prove to be the session's, engine+runtime for runsc,
+ * engine otherwise (and always for a tcp:// engine). Fail-closed per section 4: a session
+ * that is not running, changed during collection, whose image differs from expect_image,
+ * or that is weaker than o->requested (or not observed where asked) is BX_EDENIED (the
+ * message names the field, the requested and the effective value); data that cannot be
+ * recorded faithfully is BX_EINVAL. Caller frees out with bx_collection_free. */
+int bx_collect_full(bx_engine *eng, const bx_collect_opts *o, bx_collection *out,
+                    bx_error *err) BX_WUR;
+void bx_collection_free(bx_collection *c);
+/* bx_collect_full keeping only the predicate. Caller owns *predicate. */
+int bx_collect(bx_engine *eng, const bx_collect_opts *o, json_t **predicate, bx_error *err) BX_WUR;
+
+/* The recorded Engine API replies of one session (all borrowed). network: the inspect of
+ * the session's network (NULL when it has none or it was not read: internal is then
+ * null); libpod: podman's /libpod/containers/<id>/json (NULL for docker). raw_*: the exact
+ * reply bytes, hashed (Config.Env values redacted) into evidence.engineInspectSha256. */
+typedef struct {
+    const json_t *version, *info, *container, *image, *network, *libpod;
+    const char *raw_container, *raw_image, *raw_network, *raw_libpod;
+    size_t raw_container_len, raw_image_len, raw_network_len, raw_libpod_len;
+} bx_engine_replies;
 
 /* The engine-level half of bx_collect, without I/O to the engine: build the predicate
- * from recorded replies (all borrowed): /version, /info, the container and image
- * inspects, and the inspect of the container's network (NULL when it has none or it was
- * not read: internal is then null). raw_* are the exact inspect reply bytes, hashed into
- * evidence.engineInspectSha256. endpoint is recorded as engine.endpoint. Reads the host's
- * name and boot id, and resolves mount sources on this host. Fails like bx_collect, but
- * does not re-inspect: a container that is not running or whose image differs from
+ * from recorded replies. endpoint is recorded as engine.endpoint. Reads the host's name
+ * and boot id, and resolves mount sources on this host. Fails like bx_collect, but does
+ * not re-inspect: a container that is not running or whose image differs from
  * o->expect_image is BX_EDENIED; data that cannot be recorded faithfully is BX_EINVAL
- * (err->where names the inspect field). o->container is not used. Caller owns
- * *predicate. */
+ * (err->where names the inspect field). o->container, the kernel paths and requested are
+ * not used. Caller owns *predicate. */
+int bx_predicate_from_replies(const bx_engine_replies *r, const bx_collect_opts *o,
+                              const char *endpoint, json_t **predicate, bx_error *err) BX_WUR;
+/* bx_predicate_from_replies for a docker session given reply by reply (all borrowed;
+ * network may be NULL; raw_* the container's and image's reply bytes). */
 int bx_predicate_from_inspect(const json_t *version, const json_t *info, const json_t *container,
-                              const json_t *image, const json_t *network,
-                              const char *raw_container, size_t raw_container_len,
-                              const char *raw_image, size_t raw_image_len,
-                              const bx_collect_opts *o, const char *endpoint,
-                              json_t **predicate, bx_error *err) BX_WUR;
+                              const json_t *image, const json_t *network, const char *raw_container,
+                              size_t raw_container_len, const char *raw_image, size_t raw_image_len,
+                              const bx_collect_opts *o, const char *endpoint, json_t **predicate,
+                              bx_error *err) BX_WUR;
+
+/* ---- evidence ------------------------------------------------------------------------ */
+
+/* Write the raw bytes behind each evidence hash into a new folder dir: engineInspect/,
+ * kernel/ and ociSpec/, each with its files (names as in its manifest, e.g.
+ * kernel/4242/status) and manifest.json, the JCS bytes of {name: sha256 of the file}, so
+ * that sha256sum of each manifest.json gives evidence.*Sha256. Everything is written in a
+ * temporary folder beside dir (created exclusively, files O_EXCL|O_NOFOLLOW, mode 0600,
+ * fsync) and renamed to dir by bx_evidence_commit; dir must not exist, or be an empty
+ * folder. *staged (caller frees) names the temporary folder. Unsafe places (a parent
+ * writable by others without the sticky bit, a symlink) are BX_EIO. */
+int bx_evidence_stage(const bx_evidence *ev, const char *dir, char **staged, bx_error *err) BX_WUR;
+int bx_evidence_commit(const char *staged, const char *dir, bx_error *err) BX_WUR;
+/* Remove a staged folder (after a failure). */
+void bx_evidence_discard(const char *staged);
+
+/* ---- what the launcher asked for ----------------------------------------------------- */
+
+/* Read a requested-containment file (YAML or JSON, schema `boxcert schema requested`):
+ * containment member names, only those asked for, with user as {nonRoot, uids[]}; scalars
+ * typed by their place. Errors (BX_ECONFIG) carry file:line:col. *sha256 = hex SHA-256 of
+ * buf. Caller owns *containment. */
+int bx_requested_load(const char *buf, size_t len, const char *file, json_t **containment,
+                      char sha256[65], bx_error *err) BX_WUR;
+
+/* ---- the session's source ----------------------------------------------------------- */
+
+/* Check that rev (40 lowercase hex) names a commit of the repository at dir (found as git
+ * does: dir or a parent; a repository owned by another user is accepted) and whether its
+ * work tree differs from HEAD in tracked files (*dirty; untracked files do not count).
+ * Not a repository, or no such commit: BX_ECONFIG. */
+int bx_source_check(const char *dir, const char *rev, int *dirty, bx_error *err) BX_WUR;
 
 #endif

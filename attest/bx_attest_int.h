@@ -1,8 +1,12 @@
-/* attest module internals: typed access to Engine API replies. Not installed. */
+/* attest module internals: typed access to Engine API replies, the kernel's files, the
+ * evidence kept for --evidence-out, and the views each source gives of the containment.
+ * Not installed. */
 #ifndef BX_ATTEST_INT_H
 #define BX_ATTEST_INT_H
 
 #include "bx_attest.h"
+
+/* ---- engine replies --------------------------------------------------------------- */
 
 /* Member at a JSON-pointer-like path ("/HostConfig/Memory"; no escapes) or NULL when any
  * step is absent or not an object. Borrowed. */
@@ -28,5 +32,206 @@ int bxa_is_image_id(const char *s);
  * the image ID first (BX_EDENIED when expect_image is given and differs), then running
  * (BX_EDENIED "container X is not running"). */
 int bxa_check_session(const json_t *c, const char *expect_image, bx_error *err) BX_WUR;
+
+/* Sort an array of strings in place (bytewise); of integers, ascending. */
+void bxa_sort_strings(json_t *arr);
+void bxa_sort_ints(json_t *arr);
+
+/* ---- capabilities ------------------------------------------------------------------ */
+
+#define BXA_CAP_COUNT 41 /* CAP_CHOWN (0) .. CAP_CHECKPOINT_RESTORE (40) */
+/* Name without CAP_ of capability bit, or NULL beyond the known ones. */
+const char *bxa_cap_name(unsigned bit);
+/* Bit of a name without CAP_ (upper case), or -1. */
+int bxa_cap_index(const char *name);
+/* The names of the set bits, sorted; unknown bits as numbers after them. Caller owns. */
+json_t *bxa_cap_names(uint64_t bits);
+/* Docker 20.10's default set as bits. */
+uint64_t bxa_cap_docker_defaults(void);
+
+/* ---- kernel files (procfs.c): pure parsers ------------------------------------------ */
+
+#define BXA_GROUPS_MAX 256
+#define BXA_CGROUP_LINES_MAX 64
+#define BXA_MOUNTS_MAX 4096
+#define BXA_INTERFACES_MAX 256
+#define BXA_ARGS_MAX 512
+#define BXA_DEVICE_RULES_MAX 512
+
+enum { BXA_CAP_INH, BXA_CAP_PRM, BXA_CAP_EFF, BXA_CAP_BND, BXA_CAP_AMB };
+
+/* /proc/<pid>/status: the capability masks, NoNewPrivs, Seccomp (0 disabled, 1 strict,
+ * 2 filter), real/effective/saved/fs uids and gids, supplementary groups. */
+typedef struct {
+    char name[64];
+    uint64_t caps[5]; /* by BXA_CAP_* */
+    int nnp, seccomp;
+    int64_t uid[4], gid[4];
+    int64_t groups[BXA_GROUPS_MAX];
+    size_t ngroups;
+} bxa_status;
+/* Every one of the fields above must be present (BX_EINVAL names the first missing). */
+int bxa_parse_status(const char *buf, size_t len, bxa_status *st, bx_error *err) BX_WUR;
+
+/* /proc/<pid>/stat: pid (1), state (3), ppid (4), starttime (22, clock ticks after boot). */
+typedef struct {
+    int64_t pid, ppid;
+    char state;
+    uint64_t starttime;
+} bxa_stat;
+int bxa_parse_stat(const char *buf, size_t len, bxa_stat *st, bx_error *err) BX_WUR;
+
+/* /proc/<pid>/cgroup: "ID:CONTROLLERS:/PATH" lines (v2's is "0::/PATH"). */
+typedef struct {
+    int hierarchy;
+    char *controllers; /* "pids", "cpu,cpuacct", "name=systemd", "" for v2 */
+    char *path;
+} bxa_cgroup;
+int bxa_parse_cgroup(const char *buf, size_t len, bxa_cgroup **out, size_t *n,
+                     bx_error *err) BX_WUR;
+void bxa_cgroups_free(bxa_cgroup *cg, size_t n);
+/* The path of the hierarchy holding controller (v1), or of the unified one when
+ * controller is NULL; NULL when there is none. Borrowed. */
+const char *bxa_cgroup_path(const bxa_cgroup *cg, size_t n, const char *controller);
+/* 1 if a cgroup path names the 64-hex container Id as its drivers spell it
+ * ("/docker/<id>", ".../docker-<id>.scope", ".../libpod-<id>"). */
+int bxa_cgroup_names(const char *path, const char *id);
+
+/* /proc/<pid>/mountinfo, escapes undone. writable: the mount is rw and its file system
+ * is not ro. optional holds the optional fields ("shared:2 master:1"). */
+typedef struct {
+    int64_t id;
+    char *root, *point, *mnt_opts, *optional, *fstype, *source, *super_opts;
+    int writable;
+} bxa_mount;
+int bxa_parse_mountinfo(const char *buf, size_t len, bxa_mount **out, size_t *n,
+                        bx_error *err) BX_WUR;
+void bxa_mounts_free(bxa_mount *m, size_t n);
+/* The topmost mount at point, or NULL. Borrowed. */
+const bxa_mount *bxa_mount_at(const bxa_mount *m, size_t n, const char *point);
+/* size= of the file system's options (bytes), 0 when none, -1 beyond 2^53. */
+int64_t bxa_mount_size_option(const bxa_mount *m);
+int64_t bxa_size_option(const char *opts);
+
+/* /proc/<pid>/net/dev: the interface names, sorted. Caller owns *names. */
+int bxa_parse_net_dev(const char *buf, size_t len, json_t **names, bx_error *err) BX_WUR;
+/* /proc/<pid>/cmdline: NUL-separated arguments. Caller owns *argv. */
+int bxa_parse_cmdline(const char *buf, size_t len, json_t **argv, bx_error *err) BX_WUR;
+
+/* A cgroup limit file (memory.limit_in_bytes, memory.max, pids.max, cpu.shares,
+ * cpu.cfs_quota_us ...): *out = -1 for unlimited ("max", -1, or a value past 2^53 such
+ * as v1's 9223372036854771712). */
+int bxa_parse_limit(const char *buf, size_t len, int64_t *out, bx_error *err) BX_WUR;
+/* v2 cpu.max "QUOTA PERIOD" or "max PERIOD": quota -1 when max. */
+int bxa_parse_cpu_max(const char *buf, size_t len, int64_t *quota, int64_t *period,
+                      bx_error *err) BX_WUR;
+/* v1 devices.list: the rules as lines; *allow_all when "a *:* rwm" is among them. */
+int bxa_parse_devices_list(const char *buf, size_t len, int *allow_all, json_t **rules,
+                           bx_error *err) BX_WUR;
+
+/* ---- evidence (evidence.c) ---------------------------------------------------------- */
+
+enum { BXA_EV_ENGINE, BXA_EV_KERNEL, BXA_EV_SPEC, BXA_EV_KINDS };
+
+/* An empty set of evidence files (NULL when out of memory); free with bxa_evidence_free. */
+bx_evidence *bxa_evidence_new(void);
+void bxa_evidence_free(bx_evidence *ev);
+/* Forget every file of kind (a view that was read but does not count). */
+void bxa_evidence_clear(bx_evidence *ev, int kind);
+
+/* Keep a copy of the bytes behind one evidence hash under name (a relative path of at
+ * most two components of [A-Za-z0-9._-], e.g. "container", "4242/status",
+ * "cgroup/pids.max", "config.json"). A name kept twice is BX_EINVAL. */
+int bxa_evidence_add(bx_evidence *ev, int kind, const char *name, const void *data, size_t len,
+                     bx_error *err) BX_WUR;
+/* The manifest {name: sha256 hex of the bytes} of kind and the SHA-256 of its JCS into
+ * hex; hex = "" when nothing of that kind was kept. */
+int bxa_evidence_digest(const bx_evidence *ev, int kind, char hex[65], bx_error *err) BX_WUR;
+/* raw (JSON) with every string of the array at path (e.g. {"Config", "Env", NULL}) that
+ * reads "K=V" replaced by "K=<redacted>"; every other byte kept as it was. Caller owns
+ * *out (NUL-terminated one past *outlen). raw must be valid JSON. */
+int bxa_redact_env(const char *raw, size_t len, const char *const *path, char **out, size_t *outlen,
+                   bx_error *err) BX_WUR;
+
+/* ---- the views of the sources (kernel.c, runsc.c, ocispec.c) ------------------------ */
+
+/* What each source says, in the predicate's own shapes, under "containment" member names
+ * ("rootfs": {"readOnly": true}, "capabilities": {...}, "resources": {...}, ...). A member
+ * absent: the source says nothing; a member null: the source says it cannot be vouched
+ * for (e.g. runsc with a flag this collector does not know). Extra members, not in the
+ * predicate's shape: "namespaces" holds {pid: "private"|"host", ...}; "mountsReadOnly"
+ * {destination: bool}; "writeSurface" entries carry "root" (the mount's root) until
+ * reconciled. */
+typedef struct {
+    const char *level;    /* "engine", "engine+kernel" or "engine+runtime" */
+    json_t *spec;         /* the task's OCI spec, or NULL */
+    json_t *runtime;      /* runsc's actual arguments, or NULL */
+    json_t *kernel;       /* the session's processes and cgroup, or NULL */
+    json_t *runtime_args; /* runsc: the global flags of the sandbox's cmdline */
+    json_t *sandbox;      /* runsc: evidence.sandbox */
+    char why[200];        /* why the level is what it is (shown by inspect) */
+} bxa_views;
+void bxa_views_free(bxa_views *v);
+
+/* Where the collector looks; defaults (all NULL) are the host's own. */
+typedef struct {
+    const char *proc;      /* "/proc" */
+    const char *task_root; /* "/run/containerd/io.containerd.runtime.v2.task/moby" */
+    const char *pidfile;   /* "/var/run/docker.pid" */
+} bxa_paths;
+
+/* The session as the engine described it, for the kernel view. */
+typedef struct {
+    const char *id;                  /* container Id, 64 hex */
+    int64_t pid;                     /* State.Pid */
+    uint64_t begin;                  /* clock ticks after boot when the collection began */
+    const char *runtime;             /* "runc", "crun", "runsc" or another name */
+    const char *kind;                /* "docker" or "podman" */
+    const char *socket;              /* the engine's unix socket (to find its daemon) */
+    const char *oci_config;          /* podman: the task's config.json as libpod names it */
+    const json_t *masked;            /* the engine's MaskedPaths (masks are not write surface) */
+    const json_t *runtime_info_args; /* /info Runtimes.<runsc>.runtimeArgs */
+    bxa_paths paths;
+} bxa_session;
+
+/* Clock ticks after boot now (CLOCK_BOOTTIME in units of _SC_CLK_TCK). */
+uint64_t bxa_boot_ticks(void);
+
+/* Read the kernel's and the runtime's view of the session into v, keeping the raw files in
+ * ev. Fails (BX_EINVAL/BX_EDENIED) only on what must stop the collection: a kernel file
+ * that does not parse, or the session's init process changing under us. Otherwise, when
+ * the view cannot be had (another PID namespace, an unknown runtime), v->level stays
+ * "engine" and v->why says why. */
+int bxa_kernel_read(const bxa_session *s, bxa_views *v, bx_evidence *ev, bx_error *err) BX_WUR;
+
+/* The OCI spec's view of the containment (config.json already parsed). *seccomp_sha is the
+ * SHA-256 (hex) of the JCS of linux.seccomp, "" when the spec has none. Caller owns *view. */
+int bxa_spec_view(const json_t *config, json_t **view, char seccomp_sha[65], bx_error *err) BX_WUR;
+
+/* runsc: interpret the global flags of the sandbox's command line. *view gets the runtime's
+ * view (network, seccomp applied or not, NET_RAW, cgroups; every field null when a flag
+ * is not known); spec is the spec's view (for the capabilities runsc leaves). */
+int bxa_runsc_view(const json_t *flags, const json_t *spec, json_t **view, bx_error *err) BX_WUR;
+/* The global flags of a runsc cmdline (argv[1] up to the subcommand), each normalised to
+ * "--name" or "--name=value". Caller owns. */
+json_t *bxa_runsc_flags(const json_t *argv);
+
+/* ---- predicate (predicate.c), reconciliation (reconcile.c) ------------------------- */
+
+/* The engine-level predicate, keeping the redacted inspect replies in ev (may be NULL);
+ * inputsSha256 not yet computed. tls_peer: engine.tlsPeerSha256 or NULL. */
+int bxa_predicate_engine(const bx_engine_replies *r, const bx_collect_opts *o, const char *endpoint,
+                         const char *tls_peer, json_t **predicate, bx_evidence *ev,
+                         bx_error *err) BX_WUR;
+/* Refuse what cannot be recorded faithfully, then set inputsSha256. */
+int bxa_predicate_finish(json_t *predicate, bx_error *err) BX_WUR;
+
+/* Apply the views to an engine-level predicate (certificate.md, "Which source wins"): the
+ * kernel, then the runtime's arguments, then the OCI spec, then the engine; every
+ * disagreement an evidence.discrepancies entry. Sets evidence.level, sandbox,
+ * kernelSha256 and ociSpecSha256 (from ev). sources (optional) receives
+ * {"<field>": "kernel"|"runtime"|"spec"|"engine"} for the fields a reader looks at. */
+int bxa_reconcile(json_t *predicate, const bxa_views *v, const bx_evidence *ev, json_t *sources,
+                  bx_error *err) BX_WUR;
 
 #endif

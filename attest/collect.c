@@ -6,9 +6,9 @@
 #include <string.h>
 
 typedef struct {
-    json_t *version, *info, *c, *img, *net;
-    char *raw_c, *raw_img;
-    size_t raw_c_len, raw_img_len;
+    json_t *version, *info, *c, *img, *net, *libpod;
+    char *raw_c, *raw_img, *raw_net, *raw_libpod;
+    size_t raw_c_len, raw_img_len, raw_net_len, raw_libpod_len;
 } replies;
 
 static void replies_free(replies *r)
@@ -18,8 +18,11 @@ static void replies_free(replies *r)
     json_decref(r->c);
     json_decref(r->img);
     json_decref(r->net);
+    json_decref(r->libpod);
     free(r->raw_c);
     free(r->raw_img);
+    free(r->raw_net);
+    free(r->raw_libpod);
 }
 
 /* A container, image or network name as the engine allows it: [A-Za-z0-9][A-Za-z0-9_.-]*
@@ -63,7 +66,21 @@ static int get_network(bx_engine *eng, replies *r, bx_error *err)
         mode = "bridge";
     if (!safe_name(mode, 0))
         return bxa_bad(err, "container", "/HostConfig/NetworkMode", "not a network name");
-    return get_obj(eng, "/networks", mode, "", &r->net, NULL, NULL, err);
+    return get_obj(eng, "/networks", mode, "", &r->net, &r->raw_net, &r->raw_net_len, err);
+}
+
+static int is_podman(const json_t *version)
+{
+    const json_t *comp;
+    size_t i;
+
+    json_array_foreach(json_object_get(version, "Components"), i, comp)
+    {
+        const char *name = json_string_value(json_object_get(comp, "Name"));
+        if (name && strncmp(name, "Podman", 6) == 0)
+            return 1;
+    }
+    return 0;
 }
 
 static int fetch(bx_engine *eng, const bx_collect_opts *o, replies *r, bx_error *err)
@@ -88,7 +105,17 @@ static int fetch(bx_engine *eng, const bx_collect_opts *o, replies *r, bx_error 
     if ((rc = get_obj(eng, "/images", img, "/json", &r->img, &r->raw_img, &r->raw_img_len, err)) !=
         0)
         return rc;
-    return get_network(eng, r, err);
+    if ((rc = get_network(eng, r, err)) != 0)
+        return rc;
+    /* podman: the real runtime and the task's config.json are in its own inspect */
+    if (is_podman(r->version)) {
+        const char *id = json_string_value(json_object_get(r->c, "Id"));
+        if (!id || !safe_name(id, 0))
+            return bxa_bad(err, "container", "/Id", "not a container ID");
+        return get_obj(eng, "/v4.0.0/libpod/containers", id, "/json", &r->libpod, &r->raw_libpod,
+                       &r->raw_libpod_len, err);
+    }
+    return 0;
 }
 
 static int same_member(const json_t *a, const json_t *b, const char *ptr)
@@ -126,25 +153,193 @@ out:
     return rc;
 }
 
-int bx_collect(bx_engine *eng, const bx_collect_opts *o, json_t **predicate, bx_error *err)
+/* The runtime as the kernel view needs it: /info's path for the runtime's name (its
+ * program, e.g. "runc", "/usr/bin/runsc"), else the name. */
+static const char *runtime_program(const replies *r, const json_t *p)
 {
+    const char *name = json_string_value(bxa_get(p, "/containment/runtime/name"));
+    const char *path = json_string_value(bxa_get(p, "/containment/runtime/path"));
+
+    (void)r;
+    return path && *path ? path : name;
+}
+
+static int kernel_view(bx_engine *eng, const bx_collect_opts *o, const replies *r, const json_t *p,
+                       uint64_t begin, bxa_views *v, bx_evidence *ev, bx_error *err)
+{
+    bxa_session s = {
+        .id = json_string_value(json_object_get(r->c, "Id")),
+        .pid = json_integer_value(bxa_get(r->c, "/State/Pid")),
+        .begin = begin,
+        .runtime = runtime_program(r, p),
+        .kind = json_string_value(bxa_get(p, "/engine/kind")),
+        .socket = bx_engine_socket(eng),
+        .oci_config =
+            r->libpod ? json_string_value(json_object_get(r->libpod, "OCIConfigPath")) : NULL,
+        .masked = bxa_get(r->c, "/HostConfig/MaskedPaths"),
+        .paths = {.proc = o->proc_root, .task_root = o->task_root, .pidfile = o->pidfile},
+    };
+
+    v->level = "engine";
+    if (o->engine_only) {
+        snprintf(v->why, sizeof v->why, "the kernel view was not asked for");
+        return 0;
+    }
+    if (bx_engine_is_remote(eng)) {
+        snprintf(v->why, sizeof v->why,
+                 "a remote (tcp://) engine: its sessions are not on this host");
+        return 0;
+    }
+    if (s.oci_config &&
+        (strstr(s.oci_config, "/../") || s.oci_config[0] != '/' || !strstr(s.oci_config, s.id)))
+        return bxa_bad(err, "libpod", "/OCIConfigPath", "not the task's config.json");
+    return bxa_kernel_read(&s, v, ev, err);
+}
+
+/* A value for a one-line message: compact JSON, cut to fit. */
+static void show(const json_t *v, char *out, size_t len)
+{
+    char *s = v ? json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT | JSON_SORT_KEYS) : NULL;
+
+    snprintf(out, len, "%s", s ? s : "null");
+    if (s && strlen(s) >= len && len > 4)
+        memcpy(out + len - 4, "...", 4);
+    free(s);
+}
+
+/* The part of an effective value a request looks at: the members asked for, or for a bare
+ * request the member it stands for (network mode, runtime name, ...). Caller owns. */
+static json_t *focus(const char *name, const json_t *want, const json_t *eff)
+{
+    static const char *const bare[][2] = {
+        {"network", "mode"}, {"runtime", "name"}, {"apparmor", "profile"}, {"selinux", "label"}};
+    const char *k;
+    const json_t *v;
+    json_t *r;
+
+    if (!strcmp(name, "user") && json_is_object(eff))
+        return json_pack("{s:O,s:O}", "spec", json_object_get(eff, "spec"), "uids",
+                         json_object_get(eff, "uids") ? json_object_get(eff, "uids") : json_null());
+    if (json_is_object(want) && json_is_object(eff)) {
+        r = json_object();
+        json_object_foreach((json_t *)want, k, v)
+        {
+            const json_t *e = json_object_get(eff, k);
+            json_object_set_new(r, k, e ? json_deep_copy(e) : json_null());
+        }
+        return r;
+    }
+    for (size_t i = 0; json_is_string(want) && json_is_object(eff) && i < 4; i++)
+        if (!strcmp(name, bare[i][0]))
+            return json_deep_copy(json_object_get(eff, bare[i][1]));
+    return eff ? json_deep_copy(eff) : json_null();
+}
+
+/* predicate.requested, then every requested field against the effective containment. */
+static int requested(const bx_collect_opts *o, json_t *p, bx_error *err)
+{
+    const json_t *req = o->requested, *want;
+    const json_t *c = json_object_get(p, "containment");
+    const char *name;
+    char why[160], rs[80], es[100];
+
+    if (!req)
+        return 0;
+    if (!json_is_object(req) || !o->requested_sha256 || !bx_is_lower_hex(o->requested_sha256, 64))
+        return bx_error_set(err, BX_ECONFIG, "requested",
+                            "requested containment without its digest");
+    if (json_object_set_new(
+            p, "requested",
+            json_pack("{s:O,s:s}", "containment", req, "sha256", o->requested_sha256)) != 0)
+        return bx_error_set(err, BX_EIO, NULL, "out of memory");
+    json_object_foreach((json_t *)req, name, want)
+    {
+        bx_cmp r = bx_compare_field(name, want, c, why, sizeof why);
+        if (r == BX_CMP_AT_LEAST)
+            continue;
+        json_t *f = focus(name, want, json_object_get(c, name));
+        show(want, rs, sizeof rs);
+        show(f, es, sizeof es);
+        json_decref(f);
+        return bx_error_set(err, BX_EDENIED, "requested", "%s: requested %s, effective %s (%s)",
+                            name, rs, es, r == BX_CMP_WEAKER ? why : "cannot be observed");
+    }
+    return 0;
+}
+
+void bx_collection_free(bx_collection *c)
+{
+    if (!c)
+        return;
+    json_decref(c->predicate);
+    json_decref(c->sources);
+    bxa_evidence_free(c->evidence);
+    memset(c, 0, sizeof *c);
+}
+
+int bx_collect_full(bx_engine *eng, const bx_collect_opts *o, bx_collection *out, bx_error *err)
+{
+    uint64_t begin = bxa_boot_ticks(); /* processes started later are not the session's */
     replies r = {0};
-    json_t *p = NULL;
+    bxa_views v = {.level = "engine"};
+    bx_evidence *ev = bxa_evidence_new();
+    json_t *p = NULL, *sources = json_object();
+    char peer[65];
     int rc;
 
-    *predicate = NULL;
+    memset(out, 0, sizeof *out);
+    if (!ev || !sources) {
+        rc = bx_error_set(err, BX_EIO, NULL, "out of memory");
+        goto out;
+    }
     if ((rc = fetch(eng, o, &r, err)) != 0)
         goto out;
-    rc = bx_predicate_from_inspect(r.version, r.info, r.c, r.img, r.net, r.raw_c, r.raw_c_len,
-                                   r.raw_img, r.raw_img_len, o, bx_engine_endpoint(eng), &p, err);
-    if (rc != 0)
+    bx_engine_replies er = {.version = r.version,
+                            .info = r.info,
+                            .container = r.c,
+                            .image = r.img,
+                            .network = r.net,
+                            .libpod = r.libpod,
+                            .raw_container = r.raw_c,
+                            .raw_container_len = r.raw_c_len,
+                            .raw_image = r.raw_img,
+                            .raw_image_len = r.raw_img_len,
+                            .raw_network = r.raw_net,
+                            .raw_network_len = r.raw_net_len,
+                            .raw_libpod = r.raw_libpod,
+                            .raw_libpod_len = r.raw_libpod_len};
+    if ((rc = bxa_predicate_engine(&er, o, bx_engine_endpoint(eng),
+                                   bx_engine_tls_peer_sha256(eng, peer), &p, ev, err)) != 0 ||
+        (rc = kernel_view(eng, o, &r, p, begin, &v, ev, err)) != 0 ||
+        (rc = bxa_reconcile(p, &v, ev, sources, err)) != 0 || (rc = requested(o, p, err)) != 0 ||
+        (rc = bxa_predicate_finish(p, err)) != 0)
         goto out;
     if ((rc = recheck(eng, o, r.c, err)) != 0)
         goto out;
-    *predicate = p;
-    p = NULL;
+    out->predicate = p;
+    out->sources = sources;
+    out->evidence = ev;
+    snprintf(out->why, sizeof out->why, "%s", v.why);
+    p = sources = NULL;
+    ev = NULL;
 out:
     json_decref(p);
+    json_decref(sources);
+    bxa_evidence_free(ev);
+    bxa_views_free(&v);
     replies_free(&r);
+    return rc;
+}
+
+int bx_collect(bx_engine *eng, const bx_collect_opts *o, json_t **predicate, bx_error *err)
+{
+    bx_collection c;
+    int rc = bx_collect_full(eng, o, &c, err);
+
+    *predicate = NULL;
+    if (rc == 0) {
+        *predicate = json_incref(c.predicate);
+        bx_collection_free(&c);
+    }
     return rc;
 }

@@ -1,20 +1,34 @@
+/* The Engine API client: unix:// sockets and tcp:// with mutual TLS as the docker CLI
+ * does it (DOCKER_TLS_VERIFY, DOCKER_CERT_PATH with ca.pem, cert.pem, key.pem). One
+ * libcurl handle, so one connection, is reused for every request; /version and /info are
+ * asked once per handle. */
 #include "bx_attest.h"
 
 #include <curl/curl.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/un.h>
+#include <unistd.h>
+#include <openssl/crypto.h>
+#include <openssl/pem.h>
+#include <openssl/x509.h>
 
 #define DEFAULT_ENDPOINT "unix:///var/run/docker.sock"
 #define CONNECT_TIMEOUT_S 5L
 #define TOTAL_TIMEOUT_S 30L
 
 struct bx_engine {
-    char *endpoint; /* as given or defaulted */
-    char *sock;     /* unix socket path */
-    CURL *curl;     /* kept for connection reuse */
-    char api[16];   /* negotiated API version, "" until the first request */
+    char *endpoint;         /* as given or defaulted */
+    char *sock;             /* unix socket path, or NULL for tcp:// */
+    char *base;             /* "http://localhost", "https://host:port" or "http://host:port" */
+    int tls;                /* tcp:// with mutual TLS */
+    char *ca, *cert, *key;  /* DOCKER_CERT_PATH/{ca,cert,key}.pem when tls */
+    unsigned char peer[32]; /* SHA-256 of the server certificate's DER, once seen */
+    int have_peer;
+    CURL *curl;   /* kept for connection reuse */
+    char api[16]; /* negotiated API version, "" until the first request */
     char errbuf[CURL_ERROR_SIZE];
     /* per-process cache of /version and /info */
     json_t *version, *info;
@@ -92,7 +106,101 @@ int bx_engine_api_negotiate(const char *server, char out[16], bx_error *err)
     return 0;
 }
 
-int bx_engine_open(const char *url, bx_engine **out, bx_error *err)
+/* DOCKER_CERT_PATH as the docker CLI reads it: the variable, else $DOCKER_CONFIG, else
+ * ~/.docker. Caller frees. */
+static char *cert_dir(void)
+{
+    const char *d = getenv("DOCKER_CERT_PATH"), *home;
+    char *out = NULL;
+
+    if (d && *d)
+        return strdup(d);
+    if ((d = getenv("DOCKER_CONFIG")) && *d)
+        return strdup(d);
+    home = getenv("HOME");
+    if (!home || !*home)
+        return NULL;
+    if (asprintf(&out, "%s/.docker", home) < 0)
+        return NULL;
+    return out;
+}
+
+static int tls_file(const char *dir, const char *name, char **out, bx_error *err)
+{
+    struct stat st;
+
+    if (asprintf(out, "%s/%s", dir, name) < 0) {
+        *out = NULL;
+        return bx_error_set(err, BX_EIO, NULL, "out of memory");
+    }
+    if (stat(*out, &st) != 0)
+        return bx_error_errno(err, BX_ECONFIG, *out, "TLS file for the engine");
+    if (!S_ISREG(st.st_mode))
+        return bx_error_set(err, BX_ECONFIG, *out, "TLS file for the engine is not a regular file");
+    return 0;
+}
+
+/* tcp://host:port: the host is a name or an IPv4 address (an IPv6 literal in brackets), the
+ * port a number; nothing else (no path, no user). */
+static int tcp_target(const char *url, char *host, size_t hlen, unsigned *port)
+{
+    const char *p = url + 6, *colon;
+    char *end;
+    unsigned long v;
+    size_t n;
+
+    colon = *p == '[' ? strchr(p, ']') : strrchr(p, ':');
+    if (*p == '[' && colon)
+        colon = colon[1] == ':' ? colon + 1 : NULL;
+    if (!colon || colon == p)
+        return -1;
+    n = (size_t)(colon - p);
+    if (n >= hlen)
+        return -1;
+    memcpy(host, p, n);
+    host[n] = '\0';
+    if (strspn(host, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-[]:") != n)
+        return -1;
+    if (colon[1] < '0' || colon[1] > '9')
+        return -1;
+    v = strtoul(colon + 1, &end, 10);
+    if (*end != '\0' || v == 0 || v > 65535)
+        return -1;
+    *port = (unsigned)v;
+    return 0;
+}
+
+static int open_tcp(bx_engine *eng, const char *url, int flags, bx_error *err)
+{
+    const char *verify = getenv("DOCKER_TLS_VERIFY");
+    char host[256], *dir = NULL;
+    unsigned port;
+    int rc = 0;
+
+    if (tcp_target(url, host, sizeof host, &port) != 0)
+        return bx_error_set(err, BX_ECONFIG, url, "engine address must be tcp://HOST:PORT");
+    eng->tls = verify && *verify; /* the docker CLI: any non-empty value */
+    if (!eng->tls && !(flags & BX_ENGINE_INSECURE))
+        return bx_error_set(err, BX_ECONFIG, url,
+                            "plain tcp:// engine refused: set DOCKER_TLS_VERIFY=1 and "
+                            "DOCKER_CERT_PATH for mutual TLS, or pass --insecure-engine");
+    if (asprintf(&eng->base, "%s://%s:%u", eng->tls ? "https" : "http", host, port) < 0) {
+        eng->base = NULL;
+        return bx_error_set(err, BX_EIO, NULL, "out of memory");
+    }
+    if (!eng->tls)
+        return 0;
+    if (!(dir = cert_dir()))
+        return bx_error_set(err, BX_ECONFIG, url,
+                            "DOCKER_TLS_VERIFY is set but neither DOCKER_CERT_PATH nor HOME is");
+    if ((rc = tls_file(dir, "ca.pem", &eng->ca, err)) == 0 &&
+        (rc = tls_file(dir, "cert.pem", &eng->cert, err)) == 0)
+        rc = tls_file(dir, "key.pem", &eng->key, err);
+    free(dir);
+    return rc;
+}
+
+int bx_engine_open_ex(const char *url, int flags, bx_engine **out, bx_error *err)
 {
     bx_engine *eng = NULL;
     int rc = 0;
@@ -102,20 +210,27 @@ int bx_engine_open(const char *url, bx_engine **out, bx_error *err)
         const char *env = getenv("DOCKER_HOST");
         url = env && *env ? env : DEFAULT_ENDPOINT;
     }
-    if (strncmp(url, "unix://", 7) != 0) {
-        rc = bx_error_set(err, BX_EUNSUPPORTED, url,
-                          "only unix:// engines are supported in this version");
-        goto out;
-    }
-    if (url[7] != '/' || strlen(url + 7) >= sizeof(((struct sockaddr_un *)0)->sun_path)) {
-        rc = bx_error_set(err, BX_ECONFIG, url,
-                          "engine socket must be an absolute path shorter than %zu bytes",
-                          sizeof(((struct sockaddr_un *)0)->sun_path));
-        goto out;
-    }
-    eng = calloc(1, sizeof *eng);
-    if (!eng || !(eng->endpoint = strdup(url)) || !(eng->sock = strdup(url + 7))) {
+    if (!(eng = calloc(1, sizeof *eng)) || !(eng->endpoint = strdup(url))) {
         rc = bx_error_set(err, BX_EIO, NULL, "out of memory");
+        goto out;
+    }
+    if (strncmp(url, "unix://", 7) == 0) {
+        if (url[7] != '/' || strlen(url + 7) >= sizeof(((struct sockaddr_un *)0)->sun_path)) {
+            rc = bx_error_set(err, BX_ECONFIG, url,
+                              "engine socket must be an absolute path shorter than %zu bytes",
+                              sizeof(((struct sockaddr_un *)0)->sun_path));
+            goto out;
+        }
+        if (!(eng->sock = strdup(url + 7)) || !(eng->base = strdup("http://localhost"))) {
+            rc = bx_error_set(err, BX_EIO, NULL, "out of memory");
+            goto out;
+        }
+    } else if (strncmp(url, "tcp://", 6) == 0) {
+        if ((rc = open_tcp(eng, url, flags, err)) != 0)
+            goto out;
+    } else {
+        rc = bx_error_set(err, BX_EUNSUPPORTED, url,
+                          "engine must be unix:///path or tcp://host:port");
         goto out;
     }
     eng->curl = curl_easy_init();
@@ -130,6 +245,11 @@ out:
     return rc;
 }
 
+int bx_engine_open(const char *url, bx_engine **out, bx_error *err)
+{
+    return bx_engine_open_ex(url, 0, out, err);
+}
+
 void bx_engine_close(bx_engine *eng)
 {
     if (!eng)
@@ -142,7 +262,28 @@ void bx_engine_close(bx_engine *eng)
     free(eng->info_raw);
     free(eng->endpoint);
     free(eng->sock);
+    free(eng->base);
+    free(eng->ca);
+    free(eng->cert);
+    free(eng->key);
     free(eng);
+}
+
+int bx_engine_is_remote(const bx_engine *eng)
+{
+    return eng->sock == NULL;
+}
+
+const char *bx_engine_socket(const bx_engine *eng)
+{
+    return eng->sock;
+}
+
+const char *bx_engine_tls_peer_sha256(const bx_engine *eng, char out[65])
+{
+    if (!eng->have_peer)
+        return NULL;
+    return bx_hex_encode(eng->peer, sizeof eng->peer, out);
 }
 
 const char *bx_engine_endpoint(const bx_engine *eng)
@@ -165,6 +306,12 @@ static int transfer_error(bx_engine *eng, CURLcode cc, const char *path, const r
         return bx_error_set(err, BX_EINVAL, path, "engine reply too large (over %d bytes)",
                             BX_ENGINE_REPLY_MAX);
     curl_easy_getinfo(eng->curl, CURLINFO_OS_ERRNO, &oserr);
+    if (cc == CURLE_SSL_CERTPROBLEM || cc == CURLE_SSL_CACERT_BADFILE)
+        return bx_error_set(err, BX_ECONFIG, NULL, "TLS files for %s unusable: %s", eng->endpoint,
+                            detail);
+    if (cc == CURLE_PEER_FAILED_VERIFICATION || cc == CURLE_SSL_CONNECT_ERROR)
+        return bx_error_set(err, BX_EENV, NULL, "TLS with the engine at %s failed: %s",
+                            eng->endpoint, detail);
     if (cc == CURLE_COULDNT_CONNECT || cc == CURLE_COULDNT_RESOLVE_HOST) {
         if (oserr)
             return bx_error_set(err, BX_EENV, NULL, "engine unreachable at %s: %s (%s)",
@@ -180,6 +327,56 @@ static int transfer_error(bx_engine *eng, CURLcode cc, const char *path, const r
     return bx_error_set(err, BX_EENV, path, "engine lost at %s: %s", eng->endpoint, detail);
 }
 
+/* The server certificate of the connection just used (libcurl's certificate information,
+ * filled on every new connection): recorded on the first request, and every later
+ * connection must meet the same one (a reconnection to another server would mix two
+ * engines' replies in one certificate). A reused connection brings no new handshake. */
+static int check_peer(bx_engine *eng, const char *path, bx_error *err)
+{
+    struct curl_certinfo *ci = NULL;
+    long connects = 0;
+    unsigned char *der = NULL, digest[32];
+    const char *pem = NULL;
+    X509 *x = NULL;
+    BIO *bio;
+    int n;
+
+    if (curl_easy_getinfo(eng->curl, CURLINFO_NUM_CONNECTS, &connects) != CURLE_OK)
+        connects = 1;
+    if (curl_easy_getinfo(eng->curl, CURLINFO_CERTINFO, &ci) == CURLE_OK && ci &&
+        ci->num_of_certs > 0) {
+        for (struct curl_slist *l = ci->certinfo[0]; l; l = l->next)
+            if (strncmp(l->data, "Cert:", 5) == 0)
+                pem = l->data + 5;
+    }
+    if (!pem) {
+        if (connects == 0 && eng->have_peer)
+            return 0; /* the same connection as before */
+        return bx_error_set(err, BX_EENV, path, "no certificate from the engine at %s",
+                            eng->endpoint);
+    }
+    if (!(bio = BIO_new_mem_buf(pem, -1)))
+        return bx_error_set(err, BX_EIO, NULL, "out of memory");
+    x = PEM_read_bio_X509(bio, NULL, NULL, NULL);
+    BIO_free(bio);
+    if (!x || (n = i2d_X509(x, &der)) <= 0) {
+        X509_free(x);
+        return bx_error_set(err, BX_EENV, path, "the engine's certificate cannot be read");
+    }
+    bx_sha256(der, (size_t)n, digest);
+    OPENSSL_free(der);
+    X509_free(x);
+    if (!eng->have_peer) {
+        memcpy(eng->peer, digest, sizeof digest);
+        eng->have_peer = 1;
+    } else if (CRYPTO_memcmp(eng->peer, digest, sizeof digest) != 0) {
+        return bx_error_set(err, BX_EENV, path,
+                            "the engine at %s presented another certificate during collection",
+                            eng->endpoint);
+    }
+    return 0;
+}
+
 /* One GET of url over the socket; *r receives the body, *status the HTTP code. */
 static int perform(bx_engine *eng, const char *url, const char *path, reply *r, long *status,
                    bx_error *err)
@@ -190,8 +387,17 @@ static int perform(bx_engine *eng, const char *url, const char *path, reply *r, 
     curl_easy_reset(c);
     eng->errbuf[0] = '\0';
     if (curl_easy_setopt(c, CURLOPT_URL, url) != CURLE_OK ||
-        curl_easy_setopt(c, CURLOPT_UNIX_SOCKET_PATH, eng->sock) != CURLE_OK ||
-        curl_easy_setopt(c, CURLOPT_PROTOCOLS_STR, "http") != CURLE_OK ||
+        (eng->sock && curl_easy_setopt(c, CURLOPT_UNIX_SOCKET_PATH, eng->sock) != CURLE_OK) ||
+        curl_easy_setopt(c, CURLOPT_PROTOCOLS_STR, eng->tls ? "https" : "http") != CURLE_OK ||
+        (eng->tls &&
+         (curl_easy_setopt(c, CURLOPT_CAINFO, eng->ca) != CURLE_OK ||
+          curl_easy_setopt(c, CURLOPT_CAPATH, NULL) != CURLE_OK ||
+          curl_easy_setopt(c, CURLOPT_SSLCERT, eng->cert) != CURLE_OK ||
+          curl_easy_setopt(c, CURLOPT_SSLKEY, eng->key) != CURLE_OK ||
+          curl_easy_setopt(c, CURLOPT_SSL_VERIFYPEER, 1L) != CURLE_OK ||
+          curl_easy_setopt(c, CURLOPT_SSL_VERIFYHOST, 2L) != CURLE_OK ||
+          curl_easy_setopt(c, CURLOPT_CERTINFO, 1L) != CURLE_OK ||
+          curl_easy_setopt(c, CURLOPT_SSLVERSION, (long)CURL_SSLVERSION_TLSv1_2) != CURLE_OK)) ||
         curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT, CONNECT_TIMEOUT_S) != CURLE_OK ||
         curl_easy_setopt(c, CURLOPT_TIMEOUT, TOTAL_TIMEOUT_S) != CURLE_OK ||
         curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L) != CURLE_OK ||
@@ -207,7 +413,7 @@ static int perform(bx_engine *eng, const char *url, const char *path, reply *r, 
         return transfer_error(eng, cc, path, r, err);
     if (curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, status) != CURLE_OK)
         return bx_error_set(err, BX_EENV, path, "no HTTP status from the engine");
-    return 0;
+    return eng->tls ? check_peer(eng, path, err) : 0;
 }
 
 static int status_error(bx_engine *eng, long status, const char *path, const reply *r,
@@ -261,11 +467,12 @@ static int negotiate(bx_engine *eng, bx_error *err)
 {
     reply r = {0};
     json_t *v = NULL;
-    char api[16];
+    char api[16], url[320];
     int rc;
 
     /* unversioned: the engine tells us which version it speaks */
-    rc = fetch(eng, "http://localhost/version", "/version", &r, &v, err);
+    snprintf(url, sizeof url, "%s/version", eng->base);
+    rc = fetch(eng, url, "/version", &r, &v, err);
     if (rc == BX_ENOTFOUND) /* whatever answers there is not an Engine API */
         rc = bx_error_set(err, BX_EENV, "/version", "no Engine API at %s", eng->endpoint);
     if (rc != 0)
@@ -339,7 +546,10 @@ int bx_engine_get(bx_engine *eng, const char *path, json_t **json, char **raw, s
         rc = give(eng->info, eng->info_raw, eng->info_len, json, raw, rawlen, err);
         goto out;
     }
-    if (asprintf(&url, "http://localhost/v%s%s", eng->api, path) < 0) {
+    /* "/v4.0.0/libpod/...": a versioned path of the engine's own, sent as given */
+    if (path[1] == 'v' && path[2] >= '0' && path[2] <= '9'
+            ? asprintf(&url, "%s%s", eng->base, path) < 0
+            : asprintf(&url, "%s/v%s%s", eng->base, eng->api, path) < 0) {
         url = NULL;
         rc = bx_error_set(err, BX_EIO, NULL, "out of memory");
         goto out;

@@ -1,5 +1,6 @@
 #include "bx_attest_int.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 const json_t *bxa_get(const json_t *root, const char *ptr)
@@ -109,4 +110,46 @@ int bxa_check_session(const json_t *c, const char *expect_image, bx_error *err)
         return bx_error_set(err, BX_EDENIED, "container:/State/Running",
                             "container %s is not running", name);
     return 0;
+}
+
+static int cmp_json_str(const void *a, const void *b)
+{
+    return strcmp(json_string_value(*(json_t *const *)a), json_string_value(*(json_t *const *)b));
+}
+
+void bxa_sort_strings(json_t *arr)
+{
+    size_t n = json_array_size(arr), i;
+    json_t **items;
+
+    if (n < 2 || !(items = calloc(n, sizeof *items)))
+        return;
+    for (i = 0; i < n; i++)
+        items[i] = json_incref(json_array_get(arr, i));
+    qsort(items, n, sizeof *items, cmp_json_str);
+    for (i = 0; i < n; i++)
+        json_array_set_new(arr, i, items[i]);
+    free(items);
+}
+
+static int cmp_json_int(const void *a, const void *b)
+{
+    json_int_t x = json_integer_value(*(json_t *const *)a),
+               y = json_integer_value(*(json_t *const *)b);
+    return x < y ? -1 : x > y;
+}
+
+void bxa_sort_ints(json_t *arr)
+{
+    size_t n = json_array_size(arr), i;
+    json_t **items;
+
+    if (n < 2 || !(items = calloc(n, sizeof *items)))
+        return;
+    for (i = 0; i < n; i++)
+        items[i] = json_incref(json_array_get(arr, i));
+    qsort(items, n, sizeof *items, cmp_json_int);
+    for (i = 0; i < n; i++)
+        json_array_set_new(arr, i, items[i]);
+    free(items);
 }

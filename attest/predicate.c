@@ -34,11 +34,11 @@
 #define BOOT_ID_PATH "/proc/sys/kernel/random/boot_id"
 
 typedef struct {
-    const json_t *version, *info, *c, *img, *net;
+    const json_t *version, *info, *c, *img, *net, *libpod;
+    const bx_engine_replies *r;
     const bx_collect_opts *o;
-    const char *endpoint;
-    const char *raw_c, *raw_img;
-    size_t raw_c_len, raw_img_len;
+    const char *endpoint, *tls_peer;
+    bx_evidence *ev;
     int privileged;
     bx_error *err;
     json_error_t jerr;
@@ -323,10 +323,10 @@ static int b_engine(pctx *x, json_t **out)
     if (api_server && (rc = bx_engine_api_negotiate(api_server, api, x->err)) != 0)
         return rc;
     return packed(x,
-                  json_pack_ex(&x->jerr, 0, "{s:s,s:s?,s:s?,s:s?,s:s?,s:n}", "kind",
+                  json_pack_ex(&x->jerr, 0, "{s:s,s:s?,s:s?,s:s?,s:s?,s:s?}", "kind",
                                engine_kind(x->version), "version", ver, "apiVersion",
                                api[0] ? api : NULL, "id", id, "endpoint", x->endpoint,
-                               "tlsPeerSha256"),
+                               "tlsPeerSha256", x->tls_peer),
                   out);
 }
 
@@ -459,14 +459,51 @@ static int b_null(pctx *x, json_t **out)
 
 /* ---- containment: runtime, network ------------------------------------------------ */
 
+/* The runtime's name: podman's libpod inspect names the real one (its Docker-compatible
+ * inspect says "oci"); docker's HostConfig.Runtime. */
+static int runtime_name(pctx *x, const char **name)
+{
+    int rc;
+
+    if (x->libpod && (rc = bxa_str(x->libpod, "libpod", "/OCIRuntime", 0, name, x->err)) == 0 &&
+        *name && **name)
+        return 0;
+    return bxa_str(x->c, C, "/HostConfig/Runtime", 0, name, x->err);
+}
+
+/* name, path and arguments as /info Runtimes describes the runtime; the arguments a runsc
+ * sandbox really started with replace these when the kernel view reads them. */
 static int b_runtime(pctx *x, json_t **out)
 {
-    const char *name;
-    int rc = bxa_str(x->c, C, "/HostConfig/Runtime", 0, &name, x->err);
+    const char *name, *path = NULL;
+    const json_t *def;
+    json_t *args = NULL;
+    int rc = runtime_name(x, &name);
 
     if (rc != 0)
         return rc;
-    return packed(x, json_pack_ex(&x->jerr, 0, "{s:s?,s:n,s:n}", "name", name, "path", "args"),
+    def = name ? json_object_get(json_object_get(x->info, "Runtimes"), name) : NULL;
+    if (def) {
+        const json_t *a = json_object_get(def, "runtimeArgs"), *v;
+        size_t i;
+        if ((rc = bxa_str(def, "info", "/path", 0, &path, x->err)) != 0)
+            return rc;
+        if (a && !json_is_null(a) && !json_is_array(a))
+            return bxa_bad(x->err, "info", "/Runtimes/runtimeArgs", "not an array");
+        json_array_foreach(a, i, v)
+        {
+            if (!json_is_string(v) || strlen(json_string_value(v)) != json_string_length(v))
+                return bxa_bad(x->err, "info", "/Runtimes/runtimeArgs",
+                               "not an array of strings without NUL");
+        }
+        /* the order of arguments matters: kept as configured */
+        args = json_is_array(a) ? json_deep_copy(a) : json_array();
+        if (!args)
+            return oom(x->err);
+    }
+    return packed(x,
+                  json_pack_ex(&x->jerr, 0, "{s:s?,s:s?,s:o}", "name", name, "path", path, "args",
+                               args ? args : json_null()),
                   out);
 }
 
@@ -626,7 +663,11 @@ static const char *const cap_names[] = {
 };
 // clang-format on
 #define CAP_COUNT (sizeof cap_names / sizeof cap_names[0])
-#define CAP_ALL_BITS ((UINT64_C(1) << CAP_COUNT) - 1)
+/* "ALL" and privileged, as Docker 20.10 reads them: every capability its library knows,
+ * CAP_CHOWN (0) to CAP_AUDIT_READ (37); PERFMON, BPF and CHECKPOINT_RESTORE (38-40) are
+ * newer than it (its OCI specs never list them). */
+#define CAP_ALL_BITS ((UINT64_C(1) << 38) - 1)
+_Static_assert(CAP_COUNT == BXA_CAP_COUNT, "capability table");
 
 /* Docker 20.10's default set (certificate.md, "Engine defaults"). */
 static const char *const docker_default_caps[] = {
@@ -640,6 +681,45 @@ static int cap_index(const char *name)
         if (strcmp(cap_names[i], name) == 0)
             return (int)i;
     return -1;
+}
+
+int bxa_cap_index(const char *name)
+{
+    return cap_index(name);
+}
+
+const char *bxa_cap_name(unsigned bit)
+{
+    return bit < CAP_COUNT ? cap_names[bit] : NULL;
+}
+
+uint64_t bxa_cap_docker_defaults(void)
+{
+    uint64_t bits = 0;
+
+    for (size_t i = 0; i < sizeof docker_default_caps / sizeof docker_default_caps[0]; i++)
+        bits |= UINT64_C(1) << cap_index(docker_default_caps[i]);
+    return bits;
+}
+
+json_t *bxa_cap_names(uint64_t bits)
+{
+    json_t *r = json_array();
+
+    for (unsigned i = 0; r && i < CAP_COUNT; i++)
+        if ((bits & (UINT64_C(1) << i)) && json_array_append_new(r, json_string(cap_names[i]))) {
+            json_decref(r);
+            return NULL;
+        }
+    if (!r)
+        return NULL;
+    bxa_sort_strings(r);
+    for (unsigned i = CAP_COUNT; i < 64; i++) /* bits this collector has no name for */
+        if ((bits & (UINT64_C(1) << i)) && json_array_append_new(r, json_integer(i))) {
+            json_decref(r);
+            return NULL;
+        }
+    return r;
 }
 
 /* "cap_net_admin" -> "NET_ADMIN" into buf; -1 when too long. */
@@ -1239,6 +1319,10 @@ static int surface_engine(pctx *x, const secopts *so, json_t *ws)
     const char *cgv = json_string_value(json_object_get(x->info, "CgroupVersion"));
     const json_t *shm = bxa_get(x->c, "/HostConfig/ShmSize");
     int private_shm = !ipc || !*ipc || !strcmp(ipc, "private") || !strcmp(ipc, "shareable");
+    int ro_rootfs = json_is_true(bxa_get(x->c, "/HostConfig/ReadonlyRootfs"));
+    int podman = strcmp(engine_kind(x->version), "podman") == 0;
+    const char *nm = json_string_value(bxa_get(x->c, "/HostConfig/NetworkMode"));
+    int net_none = nm && strcmp(nm, "none") == 0;
     int v2 = cgv && strcmp(cgv, "2") == 0, v1 = cgv && strcmp(cgv, "1") == 0;
     struct {
         const char *path, *fs;
@@ -1260,6 +1344,12 @@ static int surface_engine(pctx *x, const secopts *so, json_t *ws)
               : NULL,
          0, !v2 || x->privileged || so->writable_cgroups},
         {"/sys", "sysfs", 0, x->privileged},
+        /* the engine's own files, bind-mounted read-write unless the rootfs is read-only
+         * (podman: no resolv.conf without a network, and its /run/.containerenv) */
+        {"/etc/hostname", NULL, 0, !ro_rootfs},
+        {"/etc/hosts", NULL, 0, !ro_rootfs},
+        {"/etc/resolv.conf", NULL, 0, !ro_rootfs && !(podman && net_none)},
+        {"/run/.containerenv", NULL, 0, !ro_rootfs && podman},
     };
     int rc;
 
@@ -1476,25 +1566,145 @@ static int b_containment(pctx *x, json_t **out)
 
 /* ---- evidence, inputs, faithfulness ---------------------------------------------- */
 
-static int b_evidence(pctx *x, json_t **out)
+/* HostConfig.PortBindings as the predicate's port entries (hostPort null: any port the
+ * engine picks; hostIp "" : every address). */
+static int configured_ports(pctx *x, json_t **out)
 {
-    char hc[65], hi[65], manifest[65];
-    json_t *m;
+    const json_t *map = bxa_get(x->c, "/HostConfig/PortBindings"), *binds, *b;
+    const char *key;
+    json_t *r = json_array();
+    size_t i;
+    int64_t cport, hport;
+
+    *out = NULL;
+    if (!r)
+        return oom(x->err);
+    json_object_foreach((json_t *)map, key, binds)
+    {
+        const char *slash = strchr(key, '/');
+        if (!slash || port_number(key, &cport) != 0) {
+            json_decref(r);
+            return bxa_bad(x->err, C, "/HostConfig/PortBindings", "not a port map");
+        }
+        json_array_foreach(binds, i, b)
+        {
+            const char *ip = json_string_value(json_object_get(b, "HostIp"));
+            const char *hp = json_string_value(json_object_get(b, "HostPort"));
+            int any = !hp || !*hp || (port_number(hp, &hport) == 0 && hport == 0);
+            if (!any && port_number(hp, &hport) != 0) {
+                json_decref(r);
+                return bxa_bad(x->err, C, "/HostConfig/PortBindings", "host port is not a number");
+            }
+            if (push(x, r,
+                     json_pack("{s:s,s:o,s:I,s:s}", "hostIp", ip ? ip : "", "hostPort",
+                               any ? json_null() : json_integer(hport), "containerPort",
+                               (json_int_t)cport, "proto", slash + 1)) != 0) {
+                json_decref(r);
+                return oom(x->err);
+            }
+        }
+    }
+    if (sort_array(x, r, cmp_port, 1) != 0) {
+        json_decref(r);
+        return oom(x->err);
+    }
+    *out = r;
+    return 0;
+}
+
+static int port_matches(const json_t *want, const json_t *got)
+{
+    const char *wip = member(want, "hostIp"), *gip = member(got, "hostIp");
+    const json_t *whp = json_object_get(want, "hostPort");
+
+    if (imember(want, "containerPort") != imember(got, "containerPort") ||
+        strcmp(member(want, "proto"), member(got, "proto")) != 0)
+        return 0;
+    if (*wip ? strcmp(wip, gip) != 0 : !(!*gip || !strcmp(gip, "0.0.0.0") || !strcmp(gip, "::")))
+        return 0;
+    return json_is_null(whp) || json_integer_value(whp) == imember(got, "hostPort");
+}
+
+static int all_matched(const json_t *a, const json_t *b)
+{
+    const json_t *x, *y;
+    size_t i, j;
+
+    json_array_foreach(a, i, x)
+    {
+        int found = 0;
+        json_array_foreach(b, j, y) found |= port_matches(x, y) || port_matches(y, x);
+        if (!found)
+            return 0;
+    }
+    return 1;
+}
+
+/* The bindings made (NetworkSettings.Ports) against those asked for (HostConfig.PortBindings):
+ * both are the engine's word; the bindings made are recorded. */
+static int port_discrepancy(pctx *x, json_t *disc)
+{
+    json_t *want = NULL, *got = NULL;
     int rc;
 
-    bx_sha256_hex(x->raw_c, x->raw_c_len, hc);
-    bx_sha256_hex(x->raw_img, x->raw_img_len, hi);
-    m = json_pack("{s:s,s:s}", "container", hc, "image", hi);
-    if (!m)
-        return oom(x->err);
-    rc = bx_jcs_sha256_hex(m, manifest, x->err);
-    json_decref(m);
-    if (rc != 0)
+    if ((rc = configured_ports(x, &want)) != 0 || (rc = net_ports(x, &got)) != 0)
+        goto out;
+    if (!all_matched(want, got) || !all_matched(got, want))
+        rc = push(x, disc,
+                  json_pack("{s:s,s:{s:O,s:n,s:n,s:n},s:O,s:s}", "field",
+                            "containment.network.ports", "values", "engine", want, "spec",
+                            "runtime", "kernel", "recorded", got, "reason",
+                            "NetworkSettings.Ports (the bindings made) differ from "
+                            "HostConfig.PortBindings"));
+out:
+    json_decref(want);
+    json_decref(got);
+    return rc;
+}
+
+/* One inspect reply kept as evidence, Config.Env values redacted when redact. */
+static int keep_reply(pctx *x, const char *name, const char *raw, size_t len, int redact)
+{
+    static const char *const env[] = {"Config", "Env", NULL};
+    char *red = NULL;
+    size_t rlen = 0;
+    int rc;
+
+    if (!raw)
+        return 0;
+    if (redact && (rc = bxa_redact_env(raw, len, env, &red, &rlen, x->err)) != 0) {
+        bx_error_prefix(x->err, "%s inspect", name);
         return rc;
+    }
+    rc = bxa_evidence_add(x->ev, BXA_EV_ENGINE, name, red ? red : raw, red ? rlen : len, x->err);
+    free(red);
+    return rc;
+}
+
+static int b_evidence(pctx *x, json_t **out)
+{
+    const bx_engine_replies *r = x->r;
+    char manifest[65];
+    json_t *disc;
+    int rc;
+
+    if ((rc = keep_reply(x, "container", r->raw_container, r->raw_container_len, 1)) != 0 ||
+        (rc = keep_reply(x, "image", r->raw_image, r->raw_image_len, 0)) != 0 ||
+        (rc = keep_reply(x, "network", r->network ? r->raw_network : NULL, r->raw_network_len,
+                         0)) != 0 ||
+        (rc = keep_reply(x, "libpod", r->raw_libpod, r->raw_libpod_len, 1)) != 0 ||
+        (rc = bxa_evidence_digest(x->ev, BXA_EV_ENGINE, manifest, x->err)) != 0)
+        return rc;
+    if (!(disc = json_array()))
+        return oom(x->err);
+    if ((rc = port_discrepancy(x, disc)) != 0) {
+        json_decref(disc);
+        return rc;
+    }
     return packed(x,
-                  json_pack_ex(&x->jerr, 0, "{s:s,s:s,s:n,s:n,s:n,s:[]}", "level", "engine",
-                               "engineInspectSha256", manifest, "kernelSha256", "ociSpecSha256",
-                               "sandbox", "discrepancies"),
+                  json_pack_ex(&x->jerr, 0, "{s:s,s:s?,s:n,s:n,s:n,s:o}", "level", "engine",
+                               "engineInspectSha256", manifest[0] ? manifest : NULL, "kernelSha256",
+                               "ociSpecSha256", "sandbox", "discrepancies", disc),
                   out);
 }
 
@@ -1538,21 +1748,27 @@ static int preconditions(pctx *x)
     int rc;
 
     if (!json_is_object(x->c) || !json_is_object(x->img) || !json_is_object(x->version) ||
-        !json_is_object(x->info) || (x->net && !json_is_object(x->net)))
+        !json_is_object(x->info) || (x->net && !json_is_object(x->net)) ||
+        (x->libpod && !json_is_object(x->libpod)))
         return bx_error_set(x->err, BX_EINVAL, NULL, "engine replies must be JSON objects");
     if (!json_is_object(bxa_get(x->c, "/HostConfig")) || !json_is_object(bxa_get(x->c, "/Config")))
         return bxa_bad(x->err, C, "/HostConfig", "missing from the engine reply");
     if ((rc = check_opts(x)) != 0 ||
         (rc = bxa_check_session(x->c, x->o->expect_image, x->err)) != 0)
         return rc;
+    if (x->libpod && !json_equal(json_object_get(x->libpod, "Id"), json_object_get(x->c, "Id")))
+        return bxa_bad(x->err, "libpod", "/Id", "libpod inspect is not of the session");
     return bxa_bool(x->c, C, "/HostConfig/Privileged", 1, &x->privileged, x->err);
 }
 
-int bx_predicate_from_inspect(const json_t *version, const json_t *info, const json_t *container,
-                              const json_t *image, const json_t *network, const char *raw_container,
-                              size_t raw_container_len, const char *raw_image, size_t raw_image_len,
-                              const bx_collect_opts *o, const char *endpoint, json_t **predicate,
-                              bx_error *err)
+static int b_source(pctx *x, json_t **out)
+{
+    *out = !x->o->source_given ? json_null() : json_pack("{s:b}", "dirty", x->o->source_dirty != 0);
+    return *out ? 0 : oom(x->err);
+}
+
+int bxa_predicate_engine(const bx_engine_replies *r, const bx_collect_opts *o, const char *endpoint,
+                         const char *tls_peer, json_t **predicate, bx_evidence *ev, bx_error *err)
 {
     static const struct {
         const char *key;
@@ -1562,26 +1778,30 @@ int bx_predicate_from_inspect(const json_t *version, const json_t *info, const j
         {"expiresAt", b_expires},   {"nonce", b_nonce},
         {"host", b_host},           {"engine", b_engine},
         {"session", b_session},     {"image", b_image},
-        {"source", b_null},         {"containment", b_containment},
+        {"source", b_source},       {"containment", b_containment},
         {"requested", b_null},      {"evidence", b_evidence},
     };
-    pctx x = {.version = version,
-              .info = info,
-              .c = container,
-              .img = image,
-              .net = network,
+    bx_evidence *own = ev ? NULL : bxa_evidence_new();
+    pctx x = {.version = r->version,
+              .info = r->info,
+              .c = r->container,
+              .img = r->image,
+              .net = r->network,
+              .libpod = r->libpod,
+              .r = r,
               .o = o,
               .endpoint = endpoint,
-              .raw_c = raw_container,
-              .raw_c_len = raw_container_len,
-              .raw_img = raw_image,
-              .raw_img_len = raw_image_len,
+              .tls_peer = tls_peer,
+              .ev = ev ? ev : own,
               .err = err};
     json_t *p = NULL, *v;
-    char ptr[512] = "/predicate", inputs[65];
     int rc;
 
     *predicate = NULL;
+    if (!x.ev) {
+        rc = oom(err);
+        goto out;
+    }
     if ((rc = preconditions(&x)) != 0)
         goto out;
     if (!(p = json_object())) {
@@ -1591,14 +1811,66 @@ int bx_predicate_from_inspect(const json_t *version, const json_t *info, const j
     for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++)
         if ((rc = parts[i].fn(&x, &v)) != 0 || (rc = set(&x, p, parts[i].key, v)) != 0)
             goto out;
-    if ((rc = faithful(p, ptr, sizeof ptr, strlen(ptr), err)) != 0)
-        goto out;
-    if ((rc = bx_predicate_inputs_sha256(p, inputs, err)) != 0 ||
-        (rc = set(&x, p, "inputsSha256", json_string(inputs))) != 0)
-        goto out;
     *predicate = p;
     p = NULL;
 out:
+    bxa_evidence_free(own);
     json_decref(p);
+    return rc;
+}
+
+int bxa_predicate_finish(json_t *p, bx_error *err)
+{
+    char ptr[512] = "/predicate", inputs[65];
+    int rc;
+
+    if ((rc = faithful(p, ptr, sizeof ptr, strlen(ptr), err)) != 0 ||
+        (rc = bx_predicate_inputs_sha256(p, inputs, err)) != 0)
+        return rc;
+    if (json_object_set_new(p, "inputsSha256", json_string(inputs)) != 0)
+        return oom(err);
+    return 0;
+}
+
+int bx_predicate_from_replies(const bx_engine_replies *r, const bx_collect_opts *o,
+                              const char *endpoint, json_t **predicate, bx_error *err)
+{
+    json_t *p = NULL;
+    int rc = bxa_predicate_engine(r, o, endpoint, NULL, &p, NULL, err);
+
+    if (rc == 0 && (rc = bxa_predicate_finish(p, err)) != 0) {
+        json_decref(p);
+        p = NULL;
+    }
+    *predicate = p;
+    return rc;
+}
+
+int bx_predicate_from_inspect(const json_t *version, const json_t *info, const json_t *container,
+                              const json_t *image, const json_t *network, const char *raw_container,
+                              size_t raw_container_len, const char *raw_image, size_t raw_image_len,
+                              const bx_collect_opts *o, const char *endpoint, json_t **predicate,
+                              bx_error *err)
+{
+    char *raw_net = network ? json_dumps(network, JSON_COMPACT) : NULL;
+    bx_engine_replies r = {.version = version,
+                           .info = info,
+                           .container = container,
+                           .image = image,
+                           .network = network,
+                           .raw_container = raw_container,
+                           .raw_container_len = raw_container_len,
+                           .raw_image = raw_image,
+                           .raw_image_len = raw_image_len,
+                           .raw_network = raw_net,
+                           .raw_network_len = raw_net ? strlen(raw_net) : 0};
+    int rc;
+
+    if (network && !raw_net) {
+        *predicate = NULL;
+        return oom(err);
+    }
+    rc = bx_predicate_from_replies(&r, o, endpoint, predicate, err);
+    free(raw_net);
     return rc;
 }

@@ -52,6 +52,9 @@ int cmd_schema(int argc, char **argv);
 int cmd_sign(int argc, char **argv);
 int cmd_keygen(int argc, char **argv);
 int cmd_collect(int argc, char **argv);
+int cmd_inspect(int argc, char **argv);
+int cmd_audit(int argc, char **argv);
+int cmd_ledger(int argc, char **argv);
 #endif
 
 #endif

@@ -6,17 +6,28 @@
 #include <time.h>
 
 static const char help[] =
-    "usage: boxcert collect CONTAINER --key KEY... [--engine URL] [--expect-image sha256:HEX]\n"
-    "                       [--nonce HEX] [--ttl DURATION] [--out FILE]\n\n"
-    "Observe a running session through the Engine API and write one signed certificate\n"
-    "(a DSSE envelope around an in-toto statement) to FILE, or to stdout.\n"
+    "usage: boxcert collect CONTAINER --key KEY... [--engine URL] [--insecure-engine]\n"
+    "                       [--expect-image sha256:HEX] [--requested FILE]\n"
+    "                       [--source-repo DIR --source-rev COMMIT] [--nonce HEX]\n"
+    "                       [--ttl DURATION] [--evidence-out DIR] [--out FILE]\n\n"
+    "Observe a running session (the engine, and on this host the kernel or the runsc\n"
+    "sandbox) and write one signed certificate (a DSSE envelope around an in-toto\n"
+    "statement) to FILE, or to stdout.\n"
     "  --key KEY            private key (PKCS#8 PEM, mode 0600); repeat to add signatures\n"
-    "  --engine URL         unix:///path (default $DOCKER_HOST, else unix:///var/run/docker.sock)\n"
+    "  --engine URL         unix:///path or tcp://host:port (default $DOCKER_HOST, else\n"
+    "                       unix:///var/run/docker.sock); tcp:// uses mutual TLS with\n"
+    "                       DOCKER_TLS_VERIFY=1 and DOCKER_CERT_PATH (ca.pem, cert.pem, key.pem)\n"
+    "  --insecure-engine    allow a plain tcp:// engine (no TLS)\n"
     "  --expect-image ID    refuse unless the session runs exactly this image ID\n"
+    "  --requested FILE     what the launcher asked for (YAML or JSON, `boxcert schema\n"
+    "                       requested`): refuse if the session is weaker\n"
+    "  --source-repo DIR    the session's source repository, with --source-rev COMMIT (40 hex):\n"
+    "                       recorded as the statement's source subject\n"
     "  --nonce HEX          a verifier's challenge (16 to 128 lowercase hex digits)\n"
     "  --ttl DURATION       validity, e.g. 24h (default), 30m, 7d\n"
+    "  --evidence-out DIR   also write the raw inputs behind each evidence hash (a new folder)\n"
     "  --out FILE           written atomically; refused if a symlink\n"
-    "Exit: 0 written, 1 refused to attest (nothing written), 2 usage/key error,\n"
+    "Exit: 0 written, 1 refused to attest (nothing written), 2 usage/key/file error,\n"
     "3 engine unreachable or I/O error.\n";
 
 static int sign_and_encode(json_t *statement, EVP_PKEY **keys, size_t nkeys, char **out,
@@ -42,24 +53,52 @@ out:
     return rc;
 }
 
+/* --requested FILE: parsed, with the SHA-256 of its bytes. */
+static int load_requested(const char *path, json_t **req, char sha[65])
+{
+    bx_error err;
+    char *buf = NULL;
+    size_t len = 0;
+    int rc;
+
+    if (bx_read_file(path, 256 * 1024, 0, &buf, &len, &err) != 0) {
+        cli_report(path, &err);
+        return EXIT_USAGE;
+    }
+    rc = bx_requested_load(buf, len, path, req, sha, &err);
+    free(buf);
+    if (rc != 0) {
+        cli_report(path, &err);
+        return EXIT_USAGE;
+    }
+    return 0;
+}
+
 int cmd_collect(int argc, char **argv)
 {
     static const struct option opts[] = {{"key", required_argument, 0, 'k'},
                                          {"engine", required_argument, 0, 'e'},
+                                         {"insecure-engine", no_argument, 0, 'I'},
                                          {"expect-image", required_argument, 0, 'i'},
+                                         {"requested", required_argument, 0, 'r'},
+                                         {"source-repo", required_argument, 0, 'R'},
+                                         {"source-rev", required_argument, 0, 'V'},
                                          {"nonce", required_argument, 0, 'n'},
                                          {"ttl", required_argument, 0, 't'},
+                                         {"evidence-out", required_argument, 0, 'E'},
                                          {"out", required_argument, 0, 'o'},
                                          {"help", no_argument, 0, 'h'},
                                          {0, 0, 0, 0}};
     cli_list keyfiles = {0};
     const char *engine_url = NULL, *expect = NULL, *nonce = NULL, *ttl_s = "24h", *out = NULL;
-    int c, rc = EXIT_PASS;
+    const char *req_file = NULL, *repo = NULL, *rev = NULL, *evidence_dir = NULL;
+    int c, rc = EXIT_PASS, insecure = 0, dirty = 0;
     bx_error err;
     EVP_PKEY **keys = NULL;
     bx_engine *eng = NULL;
-    json_t *pred = NULL, *st = NULL;
-    char *doc = NULL;
+    bx_collection col = {0};
+    json_t *st = NULL, *req = NULL;
+    char *doc = NULL, *staged = NULL, req_sha[65] = "";
     size_t doclen = 0;
     int64_t ttl = 0;
 
@@ -68,9 +107,14 @@ int cmd_collect(int argc, char **argv)
         switch (c) {
         case 'k': cli_list_add(&keyfiles, optarg); break;
         case 'e': engine_url = optarg; break;
+        case 'I': insecure = 1; break;
         case 'i': expect = optarg; break;
+        case 'r': req_file = optarg; break;
+        case 'R': repo = optarg; break;
+        case 'V': rev = optarg; break;
         case 'n': nonce = optarg; break;
         case 't': ttl_s = optarg; break;
+        case 'E': evidence_dir = optarg; break;
         case 'o': out = optarg; break;
         case 'h': fputs(help, stdout); return EXIT_PASS;
         default: fputs(help, stderr); return EXIT_USAGE;
@@ -97,6 +141,11 @@ int cmd_collect(int argc, char **argv)
         rc = cli_usage_error("--ttl", "'%s' is not a positive duration (e.g. 24h, 30m)", ttl_s);
         goto out;
     }
+    if (!repo != !rev) {
+        rc = cli_usage_error(repo ? "--source-repo" : "--source-rev",
+                             "--source-repo and --source-rev go together");
+        goto out;
+    }
     keys = calloc(keyfiles.n, sizeof *keys);
     if (!keys) {
         rc = EXIT_ENV;
@@ -108,26 +157,55 @@ int cmd_collect(int argc, char **argv)
             goto out;
         }
     }
-    if (bx_engine_open(engine_url, &eng, &err) != 0) {
+    if (req_file && (rc = load_requested(req_file, &req, req_sha)) != 0)
+        goto out;
+    if (repo && bx_source_check(repo, rev, &dirty, &err) != 0) {
+        rc = cli_report("--source-repo", &err);
+        goto out;
+    }
+    if (bx_engine_open_ex(engine_url, insecure ? BX_ENGINE_INSECURE : 0, &eng, &err) != 0) {
         rc = cli_report("--engine", &err);
         goto out;
     }
-    bx_collect_opts co = {.container = argv[optind], .now = (int64_t)time(NULL), .ttl = ttl,
-                          .expect_image = expect, .nonce = nonce};
-    if (bx_collect(eng, &co, &pred, &err) != 0 || bx_statement_build(pred, NULL, &st, &err) != 0 ||
+    bx_collect_opts co = {.container = argv[optind],
+                          .now = (int64_t)time(NULL),
+                          .ttl = ttl,
+                          .expect_image = expect,
+                          .nonce = nonce,
+                          .requested = req,
+                          .requested_sha256 = req ? req_sha : NULL,
+                          .source_given = repo != NULL,
+                          .source_dirty = dirty};
+    if (bx_collect_full(eng, &co, &col, &err) != 0 ||
+        bx_statement_build(col.predicate, rev, &st, &err) != 0 ||
         sign_and_encode(st, keys, keyfiles.n, &doc, &doclen, &err) != 0 ||
-        cli_write_output(out, doc, doclen, &err) != 0) {
+        (evidence_dir && bx_evidence_stage(col.evidence, evidence_dir, &staged, &err) != 0)) {
         rc = cli_report(argv[optind], &err);
         goto out;
     }
+    if (cli_write_output(out, doc, doclen, &err) != 0) {
+        rc = cli_report(out ? out : "stdout", &err);
+        goto out;
+    }
+    if (staged && bx_evidence_commit(staged, evidence_dir, &err) != 0) {
+        rc = cli_report(evidence_dir, &err);
+        goto out;
+    }
+    free(staged);
+    staged = NULL;
 out:
+    if (staged) {
+        bx_evidence_discard(staged);
+        free(staged);
+    }
     for (size_t i = 0; keys && i < keyfiles.n; i++)
         EVP_PKEY_free(keys[i]);
     free(keys);
     free(keyfiles.v);
     bx_engine_close(eng);
-    json_decref(pred);
+    bx_collection_free(&col);
     json_decref(st);
+    json_decref(req);
     free(doc);
     return rc;
 }

@@ -33,7 +33,11 @@ static const char help[] =
     "  --output FILE          write the report to FILE (atomically) instead of stdout\n"
     "Exit: 0 all pass, 1 a certificate failed, 2 usage or configuration error, 3 I/O error.\n";
 
-#define BATCH_MAX 512
+/* With --jobs 1 each certificate is read, verified, reported and freed before the next
+ * is read. With N > 1, N threads verify while this one reads ahead into a ring of RING
+ * slots and reports in input order: memory stays bounded by the ring (and BATCH_BYTES of
+ * queued input), whatever the number of certificates. */
+#define RING 64
 #define BATCH_BYTES (16u * 1024 * 1024)
 
 typedef struct {
@@ -45,6 +49,7 @@ typedef struct {
     bx_error err;
     bx_verify_result res;
     int rc;
+    int done; /* under lock */
 } item;
 
 typedef struct {
@@ -53,10 +58,14 @@ typedef struct {
     int jobs;
     report *rep;
     bx_seen *seen;
-    item items[BATCH_MAX];
-    size_t n, bytes;
-    size_t next; /* work index, under lock */
+    item items[RING];
+    size_t head, next, tail; /* report, verify, fill: head <= next <= tail, tail - head <= RING */
+    size_t bytes;            /* queued input */
     pthread_mutex_t lock;
+    pthread_cond_t work, done;
+    pthread_t tids[64];
+    size_t nthreads;
+    int stop;
     int io_error, env_error;
 } run;
 
@@ -70,14 +79,21 @@ static void verify_item(run *r, item *it)
 static void *worker(void *arg)
 {
     run *r = arg;
+    pthread_mutex_lock(&r->lock);
     for (;;) {
-        pthread_mutex_lock(&r->lock);
-        size_t i = r->next++;
+        while (!r->stop && r->next == r->tail)
+            pthread_cond_wait(&r->work, &r->lock);
+        if (r->next == r->tail)
+            break; /* stopping, nothing left */
+        item *it = &r->items[r->next++ % RING];
         pthread_mutex_unlock(&r->lock);
-        if (i >= r->n)
-            return NULL;
-        verify_item(r, &r->items[i]);
+        verify_item(r, it);
+        pthread_mutex_lock(&r->lock);
+        it->done = 1;
+        pthread_cond_broadcast(&r->done);
     }
+    pthread_mutex_unlock(&r->lock);
+    return NULL;
 }
 
 static void unreadable_result(run *r, item *it)
@@ -97,46 +113,84 @@ static void unreadable_result(run *r, item *it)
     }
 }
 
-static void flush(run *r)
+/* Report a verified item and release it; buf is freed only when owned. */
+static void finish(run *r, item *it, int owned)
 {
-    size_t nthreads = (size_t)r->jobs < r->n ? (size_t)r->jobs : r->n;
-    pthread_t tids[64];
-    size_t started = 0;
-    r->next = 0;
-    if (nthreads > 1) {
-        for (; started < nthreads - 1; started++)
-            if (pthread_create(&tids[started], NULL, worker, r) != 0)
-                break;
+    bx_error err;
+    if (it->unreadable) {
+        unreadable_result(r, it);
+    } else if (it->rc != 0) {
+        cli_report(it->file, &it->err);
+        r->env_error = 1;
+    } else if (r->seen && bx_seen_check(r->seen, &it->res, &err) != 0) {
+        cli_report(it->file, &err);
+        r->env_error = 1;
     }
-    worker(r);
-    for (size_t i = 0; i < started; i++)
-        pthread_join(tids[i], NULL);
-    for (size_t i = 0; i < r->n; i++) {
-        item *it = &r->items[i];
-        bx_error err;
-        if (it->unreadable) {
-            unreadable_result(r, it);
-        } else if (it->rc != 0) {
-            cli_report(it->file, &it->err);
-            r->env_error = 1;
-        } else if (r->seen && bx_seen_check(r->seen, &it->res, &err) != 0) {
-            cli_report(it->file, &err);
-            r->env_error = 1;
-        }
-        report_result(r->rep, it->file, it->line, &it->res);
-        bx_verify_result_free(&it->res);
+    report_result(r->rep, it->file, it->line, &it->res);
+    bx_verify_result_free(&it->res);
+    if (owned) {
         free(it->file);
         free(it->buf);
-        memset(it, 0, sizeof *it);
     }
-    r->n = 0;
-    r->bytes = 0;
+    memset(it, 0, sizeof *it);
 }
 
-/* Queue one input (ownership of buf passes here). */
-static void add(run *r, const char *file, size_t line, char *buf, size_t len, const bx_error *err)
+/* Report the oldest queued item, once verified. */
+static void drain_one(run *r)
 {
-    item *it = &r->items[r->n++];
+    item *it = &r->items[r->head % RING];
+    pthread_mutex_lock(&r->lock);
+    while (!it->done)
+        pthread_cond_wait(&r->done, &r->lock);
+    pthread_mutex_unlock(&r->lock);
+    r->bytes -= it->len;
+    finish(r, it, 1);
+    r->head++;
+}
+
+static void start_workers(run *r)
+{
+    for (; r->nthreads < (size_t)r->jobs; r->nthreads++)
+        if (pthread_create(&r->tids[r->nthreads], NULL, worker, r) != 0)
+            break;
+    if (r->nthreads == 0) /* no thread at all: verify here, one at a time */
+        r->jobs = 1;
+}
+
+/* Report everything queued; then stop the workers. */
+static void flush(run *r)
+{
+    while (r->head < r->tail)
+        drain_one(r);
+    pthread_mutex_lock(&r->lock);
+    r->stop = 1;
+    pthread_cond_broadcast(&r->work);
+    pthread_mutex_unlock(&r->lock);
+    for (size_t i = 0; i < r->nthreads; i++)
+        pthread_join(r->tids[i], NULL);
+    r->nthreads = 0;
+}
+
+/* One input. With owned, buf (and a copy of file) pass to the queue; without, buf is
+ * the caller's and must be used before this returns (only with --jobs 1). */
+static void add_ex(run *r, const char *file, size_t line, char *buf, size_t len,
+                   const bx_error *err, int owned)
+{
+    if (r->jobs <= 1) {
+        item it = {.file = (char *)file, .line = line, .buf = buf, .len = len};
+        if (err) {
+            it.unreadable = 1;
+            it.err = *err;
+        }
+        verify_item(r, &it);
+        finish(r, &it, 0);
+        if (owned)
+            free(buf);
+        return;
+    }
+    while (r->tail - r->head == RING || (r->bytes >= BATCH_BYTES && r->head < r->tail))
+        drain_one(r);
+    item *it = &r->items[r->tail % RING];
     it->file = strdup(file);
     it->line = line;
     it->buf = buf;
@@ -145,9 +199,28 @@ static void add(run *r, const char *file, size_t line, char *buf, size_t len, co
         it->unreadable = 1;
         it->err = *err;
     }
-    r->bytes += len;
-    if (r->n == BATCH_MAX || r->bytes >= BATCH_BYTES)
-        flush(r);
+    if (!owned) {
+        it->buf = malloc(len + 1);
+        if (it->buf) {
+            memcpy(it->buf, buf, len);
+            it->buf[len] = '\0';
+        } else {
+            it->unreadable = 1;
+            bx_error_set(&it->err, BX_EIO, file, "out of memory");
+            it->len = 0;
+        }
+    }
+    r->bytes += it->len;
+    pthread_mutex_lock(&r->lock);
+    r->tail++;
+    pthread_cond_signal(&r->work);
+    pthread_mutex_unlock(&r->lock);
+}
+
+/* Queue one input (ownership of buf passes here). */
+static void add(run *r, const char *file, size_t line, char *buf, size_t len, const bx_error *err)
+{
+    add_ex(r, file, line, buf, len, err, 1);
 }
 
 static int ends_with(const char *s, const char *suf)
@@ -174,14 +247,7 @@ static void bundle(run *r, const char *path)
             line[--n] = '\0';
         if (n == 0)
             continue;
-        char *copy = malloc((size_t)n + 1);
-        if (!copy) {
-            bx_error_set(&err, BX_EIO, path, "out of memory");
-            add(r, path, lineno, NULL, 0, &err);
-            break;
-        }
-        memcpy(copy, line, (size_t)n + 1);
-        add(r, path, lineno, copy, (size_t)n, NULL);
+        add_ex(r, path, lineno, line, (size_t)n, NULL, 0);
     }
     if (ferror(f)) {
         bx_error_errno(&err, BX_EIO, path, "read error");
@@ -319,6 +385,8 @@ int cmd_verify(int argc, char **argv)
     if (!r)
         return EXIT_ENV;
     pthread_mutex_init(&r->lock, NULL);
+    pthread_cond_init(&r->work, NULL);
+    pthread_cond_init(&r->done, NULL);
     r->jobs = 1;
     r->vo.at = (int64_t)time(NULL);
     optind = 1;
@@ -390,6 +458,8 @@ int cmd_verify(int argc, char **argv)
         goto out;
     }
     json_object_seed(0); /* before any thread creates objects */
+    if (r->jobs > 1)
+        start_workers(r);
     for (int i = optind; i < argc; i++)
         input(r, argv[i]);
     flush(r);
@@ -417,6 +487,8 @@ int cmd_verify(int argc, char **argv)
     }
     rc = (r->io_error || r->env_error) ? EXIT_ENV : (failed || total == 0) ? EXIT_REJECT : EXIT_PASS;
 out:
+    if (r->nthreads)
+        flush(r);
     if (r->rep)
         report_close(r->rep);
     if (r->seen)
@@ -425,6 +497,8 @@ out:
     free(keys.v);
     free(labels.v);
     bx_policy_free(p);
+    pthread_cond_destroy(&r->work);
+    pthread_cond_destroy(&r->done);
     pthread_mutex_destroy(&r->lock);
     free(r);
     return rc;

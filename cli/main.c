@@ -5,8 +5,11 @@
 static const bx_cmd commands[] = {
 #ifndef BOXCERT_VERIFY_ONLY
     {"keygen", cmd_keygen, "create a signing key pair"},
+    {"inspect", cmd_inspect, "show how a running session is contained, field by field"},
     {"collect", cmd_collect, "observe a running session and write a signed certificate"},
     {"sign", cmd_sign, "verify a certificate, then countersign it"},
+    {"audit", cmd_audit, "audit a run: every session attested, compliant, and removed"},
+    {"ledger", cmd_ledger, "keep certificates as git notes; gate a range of commits"},
 #endif
     {"verify", cmd_verify, "verify certificates offline against a policy"},
     {"show", cmd_show, "print a certificate's statement once it verifies"},

@@ -1,5 +1,6 @@
 #include "bx_common.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -96,6 +97,64 @@ static int b64_decode_chars(const char *s, size_t n, unsigned char *out, bx_erro
     return 0;
 }
 
+/* Values of the characters of both alphabets (-1: neither, '=' included) and the alphabet
+ * each belongs to, for the fast loop below. */
+static signed char b64_table[256];
+static unsigned char b64_alpha[256];
+
+static void b64_table_init(void)
+{
+    for (int c = 0; c < 256; c++) {
+        int alpha;
+        b64_table[c] = (signed char)b64_value((unsigned char)c, &alpha);
+        b64_alpha[c] = (unsigned char)(b64_table[c] < 0 ? 0 : alpha);
+    }
+}
+
+/* The common case, four characters at a time: 0 when s decodes, -1 when it holds anything
+ * b64_decode_chars would refuse (which then says what, and where). */
+static int b64_decode_fast(const char *s, size_t n, unsigned char *out)
+{
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    const unsigned char *p = (const unsigned char *)s;
+    unsigned alpha = 0;
+    size_t i = 0, o = 0;
+    pthread_once(&once, b64_table_init);
+    for (; i + 4 <= n; i += 4) {
+        int a = b64_table[p[i]], b = b64_table[p[i + 1]], c = b64_table[p[i + 2]],
+            d = b64_table[p[i + 3]];
+        if ((a | b | c | d) < 0)
+            return -1;
+        alpha |= b64_alpha[p[i]] | b64_alpha[p[i + 1]] | b64_alpha[p[i + 2]] | b64_alpha[p[i + 3]];
+        unsigned v = (unsigned)a << 18 | (unsigned)b << 12 | (unsigned)c << 6 | (unsigned)d;
+        out[o++] = (unsigned char)(v >> 16);
+        out[o++] = (unsigned char)(v >> 8);
+        out[o++] = (unsigned char)v;
+    }
+    if (n - i == 1 || alpha == (ALPHA_STD | ALPHA_URL))
+        return -1;
+    if (n - i >= 2) {
+        int a = b64_table[p[i]], b = b64_table[p[i + 1]], c = n - i == 3 ? b64_table[p[i + 2]] : 0;
+        if ((a | b | c) < 0)
+            return -1;
+        alpha |= b64_alpha[p[i]] | b64_alpha[p[i + 1]] | (n - i == 3 ? b64_alpha[p[i + 2]] : 0);
+        if (alpha == (ALPHA_STD | ALPHA_URL))
+            return -1;
+        unsigned v = (unsigned)a << 18 | (unsigned)b << 12 | (unsigned)c << 6;
+        if (n - i == 2) {
+            if (v & 0xffff)
+                return -1;
+            out[o++] = (unsigned char)(v >> 16);
+        } else {
+            if (v & 0xff)
+                return -1;
+            out[o++] = (unsigned char)(v >> 16);
+            out[o++] = (unsigned char)(v >> 8);
+        }
+    }
+    return 0;
+}
+
 int bx_b64_decode(const char *s, size_t slen, unsigned char **out, size_t *outlen, bx_error *err)
 {
     unsigned char *buf = NULL;
@@ -112,7 +171,8 @@ int bx_b64_decode(const char *s, size_t slen, unsigned char **out, size_t *outle
         rc = bx_error_set(err, BX_EIO, NULL, "out of memory");
         goto out;
     }
-    rc = b64_decode_chars(s, slen - pad, buf, err);
+    if (b64_decode_fast(s, slen - pad, buf) != 0)
+        rc = b64_decode_chars(s, slen - pad, buf, err);
     if (rc)
         goto out;
     buf[dlen] = '\0';
@@ -163,11 +223,21 @@ int bx_hex_decode(const char *s, unsigned char *out, size_t outlen, bx_error *er
     return 0;
 }
 
+static EVP_MD *sha256_md;
+
+static void sha256_fetch(void)
+{
+    sha256_md = EVP_MD_fetch(NULL, "SHA256", NULL);
+}
+
 void bx_sha256(const void *buf, size_t len, unsigned char out[32])
 {
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
     unsigned int n = 0;
+    /* fetched once: EVP_sha256() is looked up in the provider store on every use */
+    pthread_once(&once, sha256_fetch);
     /* A digest that silently failed would be compared as if real: fail hard instead. */
-    if (!EVP_Digest(buf, len, out, &n, EVP_sha256(), NULL) || n != 32)
+    if (!EVP_Digest(buf, len, out, &n, sha256_md ? sha256_md : EVP_sha256(), NULL) || n != 32)
         abort();
 }
 

@@ -1,7 +1,9 @@
 /* The predicate builder on an arbitrary container inspect, with fixed /version, /info and
  * image inspect replies (the image of the recorded sessions). A predicate that is built
- * must serialize as JCS: anything the builder accepts can be signed. */
-#include "bx_attest.h"
+ * must serialize as JCS: anything the builder accepts can be signed. It is then reconciled
+ * with fixed kernel and runtime views (as a runc and a runsc session would give them), and
+ * must still serialize. */
+#include "bx_attest_int.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -59,6 +61,40 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                                       image_json, sizeof image_json - 1, &o, "unix:///fuzz.sock",
                                       &p, &err) != 0)
             __builtin_trap();
+    }
+    if (p) {
+        static const char *const kernel_view =
+            "{\"rootfs\":{\"readOnly\":false},\"noNewPrivileges\":false,\"seccomp\":{\"mode\":"
+            "\"disabled\"},\"capabilities\":{\"effective\":[\"CHOWN\",45],\"permitted\":[],"
+            "\"inheritable\":[],\"ambient\":[],\"bounding\":[\"CHOWN\"]},\"user\":{\"uids\":"
+            "[0,1,0,0],\"gids\":[0,0,0,0],\"groups\":[]},\"namespaces\":{\"pid\":\"host\","
+            "\"net\":\"host\",\"user\":\"host\"},\"network\":{\"interfaces\":[\"eth0\","
+            "\"lo\"]},\"resources\":{\"memoryBytes\":1,\"cpuQuota\":5,\"cpuPeriod\":10,"
+            "\"cpuWeight\":7},\"devices\":{\"allowAll\":true},\"mountsReadOnly\":{\"/data\":"
+            "false,\"/work\":true},\"writeSurface\":[{\"path\":\"/x\",\"fsType\":\"ext4\","
+            "\"options\":[],\"sizeBytes\":null,\"root\":\"/\",\"source\":\"/dev/x\"}]}";
+        static const char *const runtime_view =
+            "{\"network\":{\"mode\":\"none\",\"interfaces\":[\"lo\"]},\"hostSockets\":"
+            "\"--host-uds=open\",\"resources\":{\"memoryBytes\":null}}";
+        for (int v = 0; v < 2; v++) {
+            json_t *q = json_deep_copy(p), *sources = json_object();
+            bxa_views views = {.level = v ? "engine+runtime" : "engine+kernel"};
+            if (v)
+                views.runtime = json_loads(runtime_view, 0, NULL);
+            else
+                views.kernel = json_loads(kernel_view, 0, NULL);
+            views.runtime_args = json_pack("[s]", "--network=none");
+            if (bxa_reconcile(q, &views, NULL, sources, &err) == 0) {
+                char *out = NULL;
+                /* a faithful predicate stays one */
+                if (bx_jcs_serialize(q, &out, &len, &err) != 0)
+                    __builtin_trap();
+                free(out);
+            }
+            bxa_views_free(&views);
+            json_decref(sources);
+            json_decref(q);
+        }
     }
     free(jcs);
     json_decref(p);

@@ -10,23 +10,23 @@
 #define BX_POLICY_MAX_EVENTS 100000
 
 typedef struct {
-    EVP_PKEY *key;     /* owned */
-    char name[96];     /* "name" from the policy, else the file, else "key N" */
-    char keyid[65];    /* recomputed keyid */
-    bx_sigenc enc;     /* ECDSA signature encoding */
+    EVP_PKEY *key;  /* owned */
+    char name[96];  /* "name" from the policy, else the file, else "key N" */
+    char keyid[65]; /* recomputed keyid */
+    bx_sigenc enc;  /* ECDSA signature encoding */
     int has_not_before, has_not_after, revoked;
     int64_t not_before, not_after;
 } bx_trust_key;
 
 typedef struct {
-    json_t *effective;   /* owned: the effective policy after extends/merge, in the
-                          * language's own form (sizes and durations as written) */
-    char source[256];    /* file path or "profile:NAME" */
-    bx_trust_key *keys;  /* owned */
+    json_t *effective;  /* owned: the effective policy after extends/merge, in the
+                         * language's own form (sizes and durations as written) */
+    char source[256];   /* file path or "profile:NAME" */
+    bx_trust_key *keys; /* owned */
     size_t nkeys;
-    int threshold;       /* trust.threshold, default 1 */
-    int64_t max_age;     /* seconds; -1 when absent */
-    int64_t clock_skew;  /* seconds; default 300 */
+    int threshold;      /* trust.threshold, default 1 */
+    int64_t max_age;    /* seconds; -1 when absent */
+    int64_t clock_skew; /* seconds; default 300 */
 } bx_policy;
 
 /* Load a policy from a file, or a built-in profile by name when arg names one and no
@@ -43,8 +43,9 @@ int bx_policy_load_buffer(const char *buf, size_t len, const char *name, bx_poli
 int bx_policy_add_key_file(bx_policy *p, const char *path, bx_error *err) BX_WUR;
 void bx_policy_free(bx_policy *p);
 
-/* Names of the built-in profiles, NULL-terminated; the YAML text of one (borrowed),
- * or NULL. */
+/* Names of the built-in profiles ("strict", "gvisor", "cis-docker"), NULL-terminated; the
+ * YAML text of one (borrowed, embedded from policy/profiles/NAME.yaml), or NULL (also for
+ * a NULL name). The text is a policy file: `extends: NAME` and loading NAME both use it. */
 extern const char *const bx_policy_profiles[];
 const char *bx_policy_profile_text(const char *name);
 
@@ -53,9 +54,18 @@ typedef struct {
     int64_t now; /* --at or the clock, seconds since the epoch */
 } bx_eval_ctx;
 
-/* Evaluate the policy's containment, image and certificate-age rules on a verified
- * statement (borrowed), appending findings to the array `findings`:
- * {rule, status: pass|fail|unknown|warn|n/a, expected, observed, message}. */
+/* Evaluate the policy's rules (policy.md, "Findings": certificate.age and
+ * certificate.collection_delay, collector.*, image.*, source.*, containment.*, evidence.*,
+ * requested.*, in that order) on a verified statement (borrowed), appending one finding
+ * per rule the policy sets to the array `findings`:
+ *   {rule, status: pass|fail|unknown|warn|n/a, expected, observed, message}
+ * then, with `benchmark: cis-docker-1.6`, one finding per CIS check with rule "cis.<id>"
+ * and a sixth member "cis": "<id>". A null or absent observation gives unknown; an LSM the
+ * host lacks gives n/a; evidence.discrepancies: warn gives warn. For list rules that fail
+ * (write surface, mounts, propagation), observed holds the entries that failed.
+ * Everything is read from the statement: nothing else from the verifier is needed.
+ * Returns BX_EINVAL (nothing appended) only when findings is not an array or the
+ * statement has no predicate object; any predicate, however malformed, evaluates. */
 int bx_policy_eval(const bx_policy *p, const json_t *statement, const bx_eval_ctx *ctx,
                    json_t *findings, bx_error *err) BX_WUR;
 

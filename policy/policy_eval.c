@@ -1,3 +1,8 @@
+/* The rules of policy.md over a verified statement: one finding per policy key that sets a
+ * rule, in the order of policy.md's table, then the CIS checks (policy_cis.c) when a
+ * benchmark is selected. Every observation comes from the predicate as recorded (the collector has
+ * already chosen the most authoritative source of each field); null or absent gives
+ * unknown. */
 #include "policy_internal.h"
 
 #include <stdarg.h>
@@ -5,76 +10,115 @@
 #include <string.h>
 #include <time.h>
 
-#define LIST_MAX 512
+#define LIST_MAX BXP_LIST_MAX
+#define MSG_MAX BXP_MSG_MAX
+
+static void vfinding(json_t *findings, const char *rule, const char *cis, const char *status,
+                     json_t *expected, json_t *observed, const char *fmt, va_list ap)
+    __attribute__((format(printf, 7, 0)));
+
+static void vfinding(json_t *findings, const char *rule, const char *cis, const char *status,
+                     json_t *expected, json_t *observed, const char *fmt, va_list ap)
+{
+    char stack[512], *msg = stack;
+    va_list aq;
+    json_t *f = json_object();
+    int n;
+
+    va_copy(aq, ap);
+    n = vsnprintf(stack, sizeof stack, fmt, aq);
+    va_end(aq);
+    if (n < 0)
+        msg = NULL;
+    else if ((size_t)n >= sizeof stack && (msg = malloc((size_t)n + 1)) != NULL)
+        vsnprintf(msg, (size_t)n + 1, fmt, ap);
+    /* observed values come from the certificate: keep the message one line */
+    for (char *c = msg; c && *c; c++)
+        if ((unsigned char)*c < 0x20 || *c == 0x7f)
+            *c = '?';
+    /* the members in this order: rule, status, expected, observed, message[, cis] */
+    if (!f || json_object_set_new_nocheck(f, "rule", json_string(rule)) != 0 ||
+        json_object_set_new_nocheck(f, "status", json_string(status)) != 0 ||
+        json_object_set_new_nocheck(f, "expected", expected ? expected : json_null()) != 0 ||
+        json_object_set_new_nocheck(f, "observed", observed ? observed : json_null()) != 0 ||
+        json_object_set_new_nocheck(f, "message", json_string(msg ? msg : "(out of memory)")) !=
+            0 ||
+        (cis && json_object_set_new_nocheck(f, "cis", json_string(cis)) != 0)) {
+        json_decref(f);
+        f = NULL;
+    }
+    if (f)
+        json_array_append_new(findings, f);
+    if (msg != stack)
+        free(msg);
+}
 
 void bx_finding_add(json_t *findings, const char *rule, const char *status, json_t *expected,
                     json_t *observed, const char *fmt, ...)
 {
-    char *msg = NULL;
     va_list ap;
-    int n;
-
     va_start(ap, fmt);
-    n = vsnprintf(NULL, 0, fmt, ap);
+    vfinding(findings, rule, NULL, status, expected, observed, fmt, ap);
     va_end(ap);
-    if (n >= 0 && (msg = malloc((size_t)n + 1)) != NULL) {
-        va_start(ap, fmt);
-        vsnprintf(msg, (size_t)n + 1, fmt, ap);
-        va_end(ap);
-        /* observed values come from the certificate: keep the message one line */
-        for (char *c = msg; *c; c++)
-            if ((unsigned char)*c < 0x20 || *c == 0x7f)
-                *c = '?';
+}
+
+static void add(const bxp_ev *e, const char *rule, const char *status, json_t *expected,
+                json_t *observed, const char *fmt, ...) BX_FMT(6, 7);
+
+static void add(const bxp_ev *e, const char *rule, const char *status, json_t *expected,
+                json_t *observed, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vfinding(e->findings, rule, NULL, status, expected, observed, fmt, ap);
+    va_end(ap);
+}
+
+void bxp_cis(const bxp_ev *e, const char *id, const char *status, json_t *expected,
+             json_t *observed, const char *fmt, ...)
+{
+    char rule[32];
+    va_list ap;
+    snprintf(rule, sizeof rule, "cis.%s", id);
+    va_start(ap, fmt);
+    vfinding(e->findings, rule, id, status, expected, observed, fmt, ap);
+    va_end(ap);
+}
+
+/* The value at a dotted path of o, or NULL (bxp_get, without copying the path). */
+static const json_t *at_path(const json_t *o, const char *path)
+{
+    for (const char *seg = path; o;) {
+        const char *dot = strchr(seg, '.');
+        size_t n = dot ? (size_t)(dot - seg) : strlen(seg);
+        o = json_object_getn(o, seg, n);
+        if (!dot)
+            break;
+        seg = dot + 1;
     }
-    json_array_append_new(findings, json_pack("{s:s, s:s, s:o, s:o, s:s}", "rule", rule, "status",
-                                              status, "expected", expected ? expected : json_null(),
-                                              "observed", observed ? observed : json_null(),
-                                              "message", msg ? msg : "(out of memory)"));
-    free(msg);
+    return o;
 }
 
-typedef struct {
-    const bx_policy *p;
-    const json_t *pred; /* statement.predicate */
-    const json_t *cont; /* predicate.containment, or NULL */
-    int64_t now;
-    json_t *findings;
-} ev;
-
-/* Observed value at path, or NULL when absent or JSON null. */
-static const json_t *seen(const json_t *o, const char *path)
+static const json_t *pol(const bxp_ev *e, const char *path)
 {
-    const json_t *v = o ? bxp_get(o, path) : NULL;
-    return json_is_null(v) ? NULL : v;
+    return at_path(e->p->effective, path);
 }
 
-static json_t *copy(const json_t *v)
+/* Expected and observed values: a new reference, not a copy. Nothing modifies a finding,
+ * the effective policy (after loading) or a verified statement, and jansson's reference
+ * counts are atomic, so findings may share them, also across --jobs threads. */
+static json_t *share(const json_t *v)
 {
-    return v ? json_deep_copy(v) : json_null();
+    return v ? json_incref((json_t *)v) : json_null();
 }
 
-/* "a, b, c" (strings, or numbers for unknown capability bits); "none" when empty. */
-static const char *join(const json_t *arr, char *out, size_t n)
+/* bxp_observed_list, sharing all. */
+static json_t *observed_list(json_t *bad, const json_t *all)
 {
-    size_t o = 0, i;
-    const json_t *v;
-    out[0] = '\0';
-    json_array_foreach(arr, i, v)
-    {
-        const char *sep = i ? ", " : "";
-        int w = json_is_integer(v)
-                    ? snprintf(out + o, n - o, "%s%lld", sep, (long long)json_integer_value(v))
-                    : snprintf(out + o, n - o, "%s%s", sep,
-                               json_is_string(v) ? json_string_value(v) : "?");
-        if (w < 0 || (size_t)w >= n - o) {
-            snprintf(out + (n > 4 ? n - 4 : 0), n > 4 ? 4 : n, "...");
-            return out;
-        }
-        o += (size_t)w;
-    }
-    if (!json_array_size(arr))
-        snprintf(out, n, "none");
-    return out;
+    if (json_array_size(bad))
+        return bad;
+    json_decref(bad);
+    return share(all);
 }
 
 static const char *fmt_dur(int64_t s, char out[48])
@@ -84,79 +128,231 @@ static const char *fmt_dur(int64_t s, char out[48])
         char unit;
     } units[] = {{86400, 'd'}, {3600, 'h'}, {60, 'm'}, {1, 's'}};
     size_t o = 0;
-    if (s < 0)
+    int any = 0;
+    if (s < 0) {
         s = -s;
-    out[0] = '\0';
+        out[o++] = '-';
+    }
+    out[o] = '\0';
     for (size_t i = 0; i < 4; i++) {
-        if (s >= units[i].secs || (o == 0 && units[i].unit == 's')) {
+        if (s >= units[i].secs || (!any && units[i].unit == 's')) {
             o += (size_t)snprintf(out + o, 48 - o, "%lld%c", (long long)(s / units[i].secs),
                                   units[i].unit);
             s %= units[i].secs;
+            any = 1;
         }
     }
     return out;
 }
 
-/* ---- image.allowed ------------------------------------------------------------ */
-
-static void eval_image(const ev *e)
+static const char *fmt_size(int64_t b, char out[32])
 {
-    const json_t *pins = bxp_get(e->p->effective, "images.pins"), *v;
-    const char *id = json_string_value(seen(e->pred, "image.id"));
-    size_t i;
-
-    if (!pins)
-        return;
-    if (!id) {
-        bx_finding_add(e->findings, "image.allowed", "unknown", copy(pins), json_null(),
-                       "image ID not observed; policy pins %zu image(s)", json_array_size(pins));
-        return;
-    }
-    json_array_foreach(pins, i, v)
-    {
-        if (strcmp(json_string_value(v), id) == 0) {
-            bx_finding_add(e->findings, "image.allowed", "pass", copy(pins), json_string(id),
-                           "image %s is pinned", id);
-            return;
+    static const char *const units[] = {"Gi", "Mi", "Ki"};
+    for (int i = 0; i < 3; i++) {
+        int64_t m = (int64_t)1 << (10 * (3 - i));
+        if (b >= m && b % m == 0) {
+            snprintf(out, 32, "%lld%s", (long long)(b / m), units[i]);
+            return out;
         }
     }
-    bx_finding_add(e->findings, "image.allowed", "fail", copy(pins), json_string(id),
-                   "image %s is not in images.pins (%zu pinned)", id, json_array_size(pins));
+    snprintf(out, 32, "%lld bytes", (long long)b);
+    return out;
 }
 
-/* ---- certificate.age ------------------------------------------------------------ */
-
-static void eval_age(const ev *e)
+static const char *fmt_cpus(int64_t nano, char out[32])
 {
-    const json_t *max = bxp_get(e->p->effective, "certificate.maxAge");
-    const char *at = json_string_value(seen(e->pred, "issuedAt"));
+    int w = snprintf(out, 32, "%lld.%09lld", (long long)(nano / 1000000000),
+                     (long long)(nano % 1000000000));
+    while (w > 0 && out[w - 1] == '0')
+        out[--w] = '\0';
+    if (w > 0 && out[w - 1] == '.')
+        out[--w] = '\0';
+    return out;
+}
+
+static int in_list(const json_t *list, const char *s)
+{
+    const json_t *v;
+    size_t i;
+    json_array_foreach(list, i, v)
+    {
+        if (s && json_is_string(v) && strcmp(json_string_value(v), s) == 0)
+            return 1;
+    }
+    return 0;
+}
+
+static int64_t time_of(const json_t *o, const char *path)
+{
+    const char *s = json_string_value(bxp_seen(o, path));
+    int64_t t;
+    bx_error err;
+    if (!s || bx_time_parse(s, 0, &t, &err) != 0)
+        return INT64_MIN;
+    return t;
+}
+
+/* ==== certificate, collector, image, source ====================================== */
+
+static void eval_age(const bxp_ev *e)
+{
+    const json_t *max = pol(e, "certificate.maxAge");
+    const char *at = json_string_value(bxp_seen(e->pred, "issuedAt"));
     char a[48], m[48], k[48];
-    bx_error err = {0};
-    int64_t t, age;
+    int64_t t = time_of(e->pred, "issuedAt"), age;
 
     if (!max || e->p->max_age < 0)
         return;
-    fmt_dur(e->p->max_age, m);
-    fmt_dur(e->p->clock_skew, k);
-    if (!at || bx_time_parse(at, 0, &t, &err) != 0) {
-        bx_finding_add(e->findings, "certificate.age", "unknown", copy(max),
-                       copy(seen(e->pred, "issuedAt")),
-                       "issuedAt not observed or invalid; policy allows an age of %s", m);
+    snprintf(m, sizeof m, "%s", json_string_value(max));
+    snprintf(k, sizeof k, "%s", json_string_value(pol(e, "certificate.clockSkew")));
+    if (t == INT64_MIN) {
+        add(e, "certificate.age", "unknown", share(max), share(bxp_seen(e->pred, "issuedAt")),
+            "issuedAt not observed or invalid; policy allows an age of %s", m);
         return;
     }
     age = e->now - t;
-    fmt_dur(age, a);
+    fmt_dur(age < 0 ? -age : age, a);
     if (age > e->p->max_age && age - e->p->max_age > e->p->clock_skew)
-        bx_finding_add(e->findings, "certificate.age", "fail", copy(max), json_string(at),
-                       "certificate issued %s ago (at %s); policy allows %s (+%s clock skew)", a,
-                       at, m, k);
+        add(e, "certificate.age", "fail", share(max), json_string(at),
+            "certificate issued %s ago (at %s); policy allows %s (+%s clock skew)", a, at, m, k);
     else
-        bx_finding_add(e->findings, "certificate.age", "pass", copy(max), json_string(at),
-                       "certificate issued %s %s (at %s); policy allows %s", a,
-                       age < 0 ? "in the future" : "ago", at, m);
+        add(e, "certificate.age", "pass", share(max), json_string(at),
+            "certificate issued %s %s (at %s); policy allows %s", a,
+            age < 0 ? "in the future" : "ago", at, m);
 }
 
-/* ---- containment.network -------------------------------------------------------- */
+/* issuedAt − session.startedAt: a certificate collected long after the start says little
+ * about the start; one issued before it (beyond the clock skew) is not of this start. */
+static void eval_collection_delay(const bxp_ev *e)
+{
+    const json_t *max = pol(e, "certificate.maxCollectionDelay");
+    int64_t issued = time_of(e->pred, "issuedAt"), started = time_of(e->pred, "session.startedAt");
+    int64_t limit = 0, delay;
+    char d[48], m[48];
+    bx_error err;
+
+    if (!max || bx_duration_parse(json_string_value(max), &limit, &err) != 0)
+        return;
+    snprintf(m, sizeof m, "%s", json_string_value(max));
+    if (issued == INT64_MIN || started == INT64_MIN) {
+        add(e, "certificate.collection_delay", "unknown", share(max), json_null(),
+            "issuedAt or session.startedAt not observed; policy allows a delay of %s", m);
+        return;
+    }
+    delay = issued - started;
+    fmt_dur(delay, d);
+    if (delay > limit)
+        add(e, "certificate.collection_delay", "fail", share(max), json_string(d),
+            "collected %s after the session started; policy allows %s", d, m);
+    else if (delay < -e->p->clock_skew)
+        add(e, "certificate.collection_delay", "fail", share(max), json_string(d),
+            "issued %s before the session started: not a certificate of this start", d + 1);
+    else
+        add(e, "certificate.collection_delay", "pass", share(max), json_string(d),
+            "collected %s after the session started; policy allows %s", d, m);
+}
+
+static void eval_collector_version(const bxp_ev *e)
+{
+    const json_t *min = pol(e, "collector.minVersion");
+    const char *ver = json_string_value(bxp_seen(e->pred, "collector.version"));
+    long long want[4], have[4];
+
+    if (!min || bxp_semver_parse(json_string_value(min), want) != 0)
+        return;
+    if (!ver || bxp_semver_parse(ver, have) != 0) {
+        add(e, "collector.version", "unknown", share(min),
+            share(bxp_seen(e->pred, "collector.version")),
+            "collector version not observed or not x.y.z; policy requires at least %s",
+            json_string_value(min));
+        return;
+    }
+    add(e, "collector.version", bxp_semver_cmp(have, want) >= 0 ? "pass" : "fail", share(min),
+        json_string(ver), "collector version %s; policy requires at least %s", ver,
+        json_string_value(min));
+}
+
+static void eval_image(const bxp_ev *e)
+{
+    const json_t *pins = pol(e, "images.pins");
+    const char *id = json_string_value(bxp_seen(e->pred, "image.id"));
+
+    if (!pins)
+        return;
+    if (!id)
+        add(e, "image.allowed", "unknown", share(pins), json_null(),
+            "image ID not observed; policy pins %zu image(s)", json_array_size(pins));
+    else if (in_list(pins, id))
+        add(e, "image.allowed", "pass", share(pins), json_string(id), "image %s is pinned", id);
+    else
+        add(e, "image.allowed", "fail", share(pins), json_string(id),
+            "image %s is not in images.pins (%zu pinned)", id, json_array_size(pins));
+}
+
+static void eval_collector_pin(const bxp_ev *e)
+{
+    const json_t *pins = pol(e, "images.pins");
+    const char *id = json_string_value(bxp_seen(e->pred, "image.id"));
+    const char *pin = json_string_value(bxp_seen(e->pred, "image.pin"));
+
+    if (!json_is_true(pol(e, "images.requireCollectorPin")))
+        return;
+    if (!id)
+        add(e, "image.collector_pin", "unknown", json_true(),
+            share(bxp_seen(e->pred, "image.pin")), "image ID not observed");
+    else if (!pin)
+        add(e, "image.collector_pin", "fail", json_string(id), json_null(),
+            "the collector was not told which image to expect (collect --expect-image)");
+    else if (strcmp(pin, id) != 0)
+        add(e, "image.collector_pin", "fail", json_string(id), json_string(pin),
+            "the collector pinned %s but the session runs %s", pin, id);
+    else if (pins && !in_list(pins, pin))
+        add(e, "image.collector_pin", "fail", share(pins), json_string(pin),
+            "the collector pinned %s, which is not in images.pins", pin);
+    else
+        add(e, "image.collector_pin", "pass", json_string(id), json_string(pin),
+            "the collector enforced the image %s", pin);
+}
+
+/* The gitCommit of the subject named "source", or NULL. */
+static const char *source_commit(const json_t *st)
+{
+    const json_t *s;
+    size_t i;
+    json_array_foreach(json_object_get(st, "subject"), i, s)
+    {
+        const char *name = json_string_value(json_object_get(s, "name"));
+        const char *c =
+            json_string_value(json_object_get(json_object_get(s, "digest"), "gitCommit"));
+        if (name && strcmp(name, "source") == 0 && c)
+            return c;
+    }
+    return NULL;
+}
+
+static void eval_source(const bxp_ev *e)
+{
+    const char *commit = source_commit(e->st);
+    const json_t *dirty = bxp_seen(e->pred, "source.dirty");
+    json_t *obs;
+
+    if (!json_is_true(pol(e, "source.required")))
+        return;
+    obs = json_pack("{s:s?, s:O?}", "gitCommit", commit, "dirty", (json_t *)dirty);
+    if (!commit)
+        add(e, "source.required", "fail", json_true(), obs,
+            "no source subject: the collector was not given the session's source revision");
+    else if (!json_is_boolean(dirty))
+        add(e, "source.required", "unknown", json_true(), obs,
+            "source %s, but whether the tree was clean was not observed", commit);
+    else if (json_is_true(dirty))
+        add(e, "source.required", "fail", json_true(), obs,
+            "source %s, with uncommitted changes in the tree", commit);
+    else
+        add(e, "source.required", "pass", json_true(), obs, "source %s, clean tree", commit);
+}
+
+/* ==== network ============================================================== */
 
 static int is_named_network(const char *mode)
 {
@@ -186,31 +382,57 @@ static const char *network_status(const json_t *allowed, const char *mode, const
     return status;
 }
 
-static void eval_network(const ev *e)
+static void eval_network(const bxp_ev *e)
 {
-    const json_t *allowed = bxp_get(e->p->effective, "containment.network");
-    const json_t *internal = seen(e->cont, "network.internal");
-    const char *mode = json_string_value(seen(e->cont, "network.mode"));
+    const json_t *allowed = pol(e, "containment.network");
+    const json_t *internal = bxp_seen(e->cont, "network.internal");
+    const char *mode = json_string_value(bxp_seen(e->cont, "network.mode"));
     char list[LIST_MAX];
 
     if (!allowed)
         return;
-    join(allowed, list, sizeof list);
+    bxp_join(allowed, list, sizeof list);
     if (!mode) {
-        bx_finding_add(e->findings, "containment.network", "unknown", copy(allowed), json_null(),
-                       "network mode not observed; policy allows %s", list);
+        add(e, "containment.network", "unknown", share(allowed), json_null(),
+            "network mode not observed; policy allows %s", list);
         return;
     }
-    bx_finding_add(e->findings, "containment.network", network_status(allowed, mode, internal),
-                   copy(allowed), json_string(mode), "network mode is %s%s; policy allows %s", mode,
-                   json_is_true(internal)      ? " (internal)"
-                   : json_is_boolean(internal) ? ""
-                   : is_named_network(mode)    ? " (internal not observed)"
-                                               : "",
-                   list);
+    add(e, "containment.network", network_status(allowed, mode, internal), share(allowed),
+        json_string(mode), "network mode is %s%s; policy allows %s", mode,
+        json_is_true(internal)      ? " (internal)"
+        : json_is_boolean(internal) ? ""
+        : is_named_network(mode)    ? " (internal not observed)"
+                                    : "",
+        list);
 }
 
-/* ---- rootfs, no-new-privileges, privileged -------------------------------------- */
+static void eval_ports(const bxp_ev *e)
+{
+    const json_t *allow = pol(e, "containment.publishedPorts");
+    const json_t *ports = bxp_seen(e->cont, "network.ports"), *p;
+    char msg[MSG_MAX] = "", one[96];
+    size_t i;
+
+    if (!allow)
+        return;
+    if (!json_is_array(ports)) {
+        add(e, "containment.ports", "unknown", share(allow), share(ports),
+            "published ports not observed");
+        return;
+    }
+    if (json_is_true(allow) || json_array_size(ports) == 0) {
+        add(e, "containment.ports", "pass", share(allow), share(ports),
+            "%zu port(s) published%s", json_array_size(ports),
+            json_is_true(allow) ? "; policy allows published ports" : "");
+        return;
+    }
+    json_array_foreach(ports, i, p)
+        bxp_append(msg, sizeof msg, "%s%s", i ? ", " : "", bxp_port_text(p, one, sizeof one));
+    add(e, "containment.ports", "fail", share(allow), share(ports),
+        "ports published on the host: %s; policy allows none", msg);
+}
+
+/* ==== rootfs, no-new-privileges, privileged ============================ */
 
 static const struct {
     const char *rule, *key, *path, *subject;
@@ -225,109 +447,63 @@ static const struct {
      "not privileged"},
 };
 
-static void eval_bool(const ev *e, size_t r)
+static void eval_bool(const bxp_ev *e, size_t r)
 {
-    const json_t *pol = bxp_get(e->p->effective, bool_rules[r].key);
-    const json_t *o = seen(e->cont, bool_rules[r].path);
+    const json_t *p = pol(e, bool_rules[r].key);
+    const json_t *o = bxp_seen(e->cont, bool_rules[r].path);
     const char *want = bool_rules[r].strict ? bool_rules[r].on : bool_rules[r].off;
     int constrains;
 
-    if (!pol)
+    if (!p)
         return;
-    constrains = json_is_true(pol) == bool_rules[r].strict;
+    constrains = json_is_true(p) == bool_rules[r].strict;
     if (!json_is_boolean(o)) {
-        bx_finding_add(e->findings, bool_rules[r].rule, "unknown", copy(pol), copy(o),
-                       "%s not observed; policy %s%s", bool_rules[r].subject,
-                       constrains ? "requires " : "allows either", constrains ? want : "");
+        add(e, bool_rules[r].rule, "unknown", share(p), share(o),
+            "%s not observed; policy %s%s", bool_rules[r].subject,
+            constrains ? "requires " : "allows either", constrains ? want : "");
         return;
     }
-    bx_finding_add(e->findings, bool_rules[r].rule,
-                   !constrains || json_is_true(o) == bool_rules[r].strict ? "pass" : "fail",
-                   copy(pol), copy(o), "%s is %s; policy %s%s", bool_rules[r].subject,
-                   json_is_true(o) ? bool_rules[r].on : bool_rules[r].off,
-                   constrains ? "requires " : "allows either", constrains ? want : "");
+    add(e, bool_rules[r].rule,
+        !constrains || json_is_true(o) == bool_rules[r].strict ? "pass" : "fail", share(p),
+        share(o), "%s is %s; policy %s%s", bool_rules[r].subject,
+        json_is_true(o) ? bool_rules[r].on : bool_rules[r].off,
+        constrains ? "requires " : "allows either", constrains ? want : "");
 }
 
-/* ---- containment.capabilities ------------------------------------------------------ */
+/* ==== capabilities, seccomp, LSMs, runtime, user ======================== */
 
-static int same_item(const json_t *a, const json_t *b)
+static void eval_caps(const bxp_ev *e)
 {
-    return json_equal((json_t *)a, (json_t *)b);
-}
-
-static int in_list(const json_t *list, const json_t *item)
-{
-    const json_t *v;
-    size_t i;
-    json_array_foreach(list, i, v)
-    {
-        if (same_item(v, item))
-            return 1;
-    }
-    return 0;
-}
-
-/* effective ∪ permitted ∪ ambient, and bounding unless no-new-privileges is observed on.
- * NULL when none of effective, permitted and ambient was observed. */
-static json_t *held_caps(const ev *e)
-{
-    static const char *const sets[] = {"effective", "permitted", "ambient", "bounding"};
-    const json_t *caps = seen(e->cont, "capabilities");
-    size_t nsets = json_is_true(seen(e->cont, "noNewPrivileges")) ? 3 : 4;
-    int observed = 0;
-    json_t *out = json_array();
-
-    for (size_t s = 0; out && s < nsets; s++) {
-        const json_t *set = json_is_object(caps) ? seen(caps, sets[s]) : NULL, *v;
-        size_t i;
-        if (!json_is_array(set))
-            continue;
-        observed |= s < 3;
-        json_array_foreach(set, i, v)
-        {
-            if (!in_list(out, v))
-                json_array_append_new(out, json_deep_copy(v));
-        }
-    }
-    if (!observed) {
-        json_decref(out);
-        return NULL;
-    }
-    return out;
-}
-
-static void eval_caps(const ev *e)
-{
-    const json_t *pol = bxp_get(e->p->effective, "containment.capabilities");
-    const json_t *allow = json_object_get(pol, "allow"), *v;
+    const json_t *p = pol(e, "containment.capabilities");
+    const json_t *allow = json_object_get(p, "allow"), *v;
     json_t *held = NULL, *beyond = NULL, *empty = NULL;
     char a[LIST_MAX], b[LIST_MAX];
     size_t i;
 
-    if (!pol)
+    if (!p)
         return;
     if (!allow) /* capabilities: {} allows none */
         allow = empty = json_array();
-    join(allow, a, sizeof a);
-    held = held_caps(e);
+    bxp_join(allow, a, sizeof a);
+    held = bx_caps_held(bxp_seen(e->cont, "capabilities"), bxp_seen(e->cont, "noNewPrivileges"));
     if (!held) {
-        bx_finding_add(e->findings, "containment.capabilities", "unknown", copy(allow), json_null(),
-                       "capabilities not observed; policy allows %s", a);
+        add(e, "containment.capabilities", "unknown", share(allow), json_null(),
+            "capabilities not observed; policy allows %s", a);
         goto out;
     }
     beyond = json_array();
     json_array_foreach(held, i, v)
     {
-        if (!json_is_string(v) || !in_list(allow, v))
+        if (!json_is_string(v) || !in_list(allow, json_string_value(v)))
             json_array_append_new(beyond, json_deep_copy(v));
     }
     if (json_array_size(beyond))
-        bx_finding_add(e->findings, "containment.capabilities", "fail", copy(allow), held,
-                       "capabilities beyond those allowed: %s; policy allows %s",
-                       join(beyond, b, sizeof b), a);
+        add(e, "containment.capabilities", "fail", share(allow), held,
+            "capabilities beyond those allowed: %s; policy allows %s",
+            bxp_join(beyond, b, sizeof b), a);
     else
-        bx_finding_add(e->findings, "containment.capabilities", "pass", copy(allow), held,
-                       "capabilities held: %s; policy allows %s", join(held, b, sizeof b), a);
+        add(e, "containment.capabilities", "pass", share(allow), held,
+            "capabilities held: %s; policy allows %s", bxp_join(held, b, sizeof b), a);
     held = NULL; /* stolen */
 out:
     json_decref(held);
@@ -335,24 +511,647 @@ out:
     json_decref(empty);
 }
 
+/* disabled always fails; "default" admits the engine's default profile; a sha256: entry
+ * admits the profile whose JCS hash it is (unknown while the hash is not observed). */
+static void eval_seccomp(const bxp_ev *e)
+{
+    const json_t *allow = json_object_get(pol(e, "containment.seccomp"), "allow");
+    const json_t *sc = bxp_seen(e->cont, "seccomp"), *v;
+    const char *mode = json_string_value(bxp_seen(sc, "mode"));
+    const char *prof = json_string_value(bxp_seen(sc, "profile"));
+    const char *sha = json_string_value(bxp_seen(sc, "profileSha256"));
+    char a[LIST_MAX], pin[80];
+    int pinned = 0;
+    size_t i;
+
+    if (!pol(e, "containment.seccomp"))
+        return;
+    bxp_join(allow, a, sizeof a);
+    json_array_foreach(allow, i, v) pinned |= strncmp(json_string_value(v), "sha256:", 7) == 0;
+    snprintf(pin, sizeof pin, "sha256:%s", sha ? sha : "");
+    if (!mode) {
+        add(e, "containment.seccomp", "unknown", share(allow), share(sc),
+            "seccomp mode not observed; policy allows %s", a);
+    } else if (strcmp(mode, "filter") != 0) {
+        add(e, "containment.seccomp", "fail", share(allow), share(sc),
+            "seccomp is %s; policy allows %s", mode, a);
+    } else if ((sha && in_list(allow, pin)) ||
+               (prof && strcmp(prof, "default") == 0 && in_list(allow, "default"))) {
+        add(e, "containment.seccomp", "pass", share(allow), share(sc),
+            "seccomp filter, profile %s%s%s; policy allows %s", prof ? prof : "?", sha ? " " : "",
+            sha ? pin : "", a);
+    } else if (!sha && pinned) {
+        add(e, "containment.seccomp", "unknown", share(allow), share(sc),
+            "seccomp filter, profile %s, its hash not observed; policy allows %s",
+            prof ? prof : "not observed", a);
+    } else if (!prof && !sha) {
+        add(e, "containment.seccomp", "unknown", share(allow), share(sc),
+            "seccomp filter, profile not observed; policy allows %s", a);
+    } else {
+        add(e, "containment.seccomp", "fail", share(allow), share(sc),
+            "seccomp filter, profile %s%s%s; policy allows %s", prof ? prof : "?", sha ? " " : "",
+            sha ? pin : "", a);
+    }
+}
+
+/* AppArmor and SELinux: n/a on a host without the LSM; required wants a confining profile
+ * or label (not unconfined, not disabled). */
+static void eval_lsm(const bxp_ev *e, const char *rule, const char *key, const char *field,
+                     const char *member, const char *name)
+{
+    const json_t *p = pol(e, key), *lsm = bxp_seen(e->cont, field);
+    const json_t *avail = bxp_seen(lsm, "available");
+    const char *v = json_string_value(bxp_seen(lsm, member));
+    int required;
+    int confined =
+        v && strcmp(v, "unconfined") != 0 && !strstr(v, ":spc_t:") && !strstr(v, ":unconfined_t:");
+
+    if (!p)
+        return;
+    required = strcmp(json_string_value(p), "required") == 0;
+    if (!json_is_boolean(avail))
+        add(e, rule, "unknown", share(p), share(lsm),
+            "whether the host has %s was not observed", name);
+    else if (!json_is_true(avail))
+        add(e, rule, "n/a", share(p), share(lsm), "the host has no %s", name);
+    else if (!required)
+        add(e, rule, "pass", share(p), share(lsm), "%s %s %s; policy allows any", name,
+            member, v ? v : "none");
+    else
+        add(e, rule, confined ? "pass" : "fail", share(p), share(lsm),
+            "%s %s %s; policy requires one", name, member, v ? v : "none (disabled)");
+}
+
+static void eval_runtime(const bxp_ev *e)
+{
+    const json_t *allowed = pol(e, "containment.runtimes");
+    const char *name = json_string_value(bxp_seen(e->cont, "runtime.name"));
+    char list[LIST_MAX];
+
+    if (!allowed)
+        return;
+    bxp_join(allowed, list, sizeof list);
+    if (!name)
+        add(e, "containment.runtime", "unknown", share(allowed), json_null(),
+            "runtime not observed; policy allows %s", list);
+    else
+        add(e, "containment.runtime", in_list(allowed, name) ? "pass" : "fail", share(allowed),
+            json_string(name), "runtime %s; policy allows %s", name, list);
+}
+
+static int uid_allowed(const json_t *uids, long long uid)
+{
+    const json_t *v;
+    size_t i;
+    json_array_foreach(uids, i, v)
+    {
+        if (json_integer_value(v) == uid)
+            return 1;
+    }
+    return 0;
+}
+
+static void eval_user(const bxp_ev *e)
+{
+    const json_t *p = pol(e, "containment.user"), *user = bxp_seen(e->cont, "user");
+    const json_t *uids = json_object_get(p, "uids");
+    int nonroot = json_is_true(json_object_get(p, "nonRoot"));
+    char who[160];
+    bxp_user u;
+
+    if (!p)
+        return;
+    if (bxp_user_read(user, &u) != BXP_YES) {
+        add(e, "containment.user", "unknown", share(p), share(user), "user not observed");
+        return;
+    }
+    bxp_user_text(user, &u, who, sizeof who);
+    if ((nonroot || uids) && u.uid_root) {
+        add(e, "containment.user", "fail", share(p), share(user), "%s runs as root", who);
+        return;
+    }
+    if (nonroot && u.gid_root) {
+        add(e, "containment.user", "fail", share(p), share(user),
+            "%s runs with group root (gid 0)", who);
+        return;
+    }
+    if (uids) {
+        for (size_t i = 0; u.have_uid && i < u.nuids; i++) {
+            if (!uid_allowed(uids, u.uids[i])) {
+                add(e, "containment.user", "fail", share(p), share(user),
+                    "%s: uid %lld is not in user.uids", who, u.uids[i]);
+                return;
+            }
+        }
+    }
+    if ((nonroot || uids) && !u.have_uid)
+        add(e, "containment.user", "unknown", share(p), share(user),
+            "%s: its uid was not observed", who);
+    else if (nonroot && !u.have_gid)
+        add(e, "containment.user", "unknown", share(p), share(user),
+            "%s: its gid and groups were not observed", who);
+    else
+        add(e, "containment.user", "pass", share(p), share(user), "%s%s", who,
+            nonroot || uids ? ", not root" : "; policy allows any user");
+}
+
+/* ==== namespaces ========================================================== */
+
+static const char *const ns_names[] = {"pid", "ipc", "uts", "net", "user", "cgroup"};
+
+static void eval_namespaces(const bxp_ev *e)
+{
+    const json_t *allowed = json_object_get(pol(e, "containment.namespaces"), "host");
+    json_t *obs = NULL;
+    char bad[LIST_MAX] = "", unseen[LIST_MAX] = "", list[LIST_MAX];
+
+    if (!pol(e, "containment.namespaces"))
+        return;
+    obs = json_object();
+    for (size_t i = 0; i < 6; i++) {
+        const char *mode = bxp_ns_mode(e->cont, ns_names[i]);
+        json_object_set_new(obs, ns_names[i], mode ? json_string(mode) : json_null());
+        if (!mode)
+            bxp_append(unseen, sizeof unseen, "%s%s", *unseen ? ", " : "", ns_names[i]);
+        else if (bxp_ns_is_host(ns_names[i], mode) && !in_list(allowed, ns_names[i]))
+            bxp_append(bad, sizeof bad, "%s%s", *bad ? ", " : "", ns_names[i]);
+    }
+    bxp_join(allowed, list, sizeof list);
+    if (*bad)
+        add(e, "containment.namespaces", "fail", share(allowed), obs,
+            "host namespaces shared: %s; policy allows the host's %s", bad, list);
+    else if (*unseen)
+        add(e, "containment.namespaces", "unknown", share(allowed), obs,
+            "namespaces not observed: %s; policy allows the host's %s", unseen, list);
+    else
+        add(e, "containment.namespaces", "pass", share(allowed), obs,
+            "no namespace shared with the host beyond those allowed (%s)", list);
+}
+
+static void eval_userns(const bxp_ev *e)
+{
+    const json_t *p = pol(e, "containment.userns");
+    const char *mode = bxp_ns_mode(e->cont, "user");
+    int remapped;
+
+    if (!p)
+        return;
+    remapped = strcmp(json_string_value(p), "remapped") == 0;
+    if (!mode)
+        add(e, "containment.userns", "unknown", share(p), json_null(),
+            "user namespace not observed");
+    else
+        add(e, "containment.userns", remapped && bxp_ns_is_host("user", mode) ? "fail" : "pass",
+            share(p), json_string(mode), "user namespace %s%s",
+            bxp_ns_is_host("user", mode) ? "is the host's" : mode,
+            remapped ? "; policy requires a remapped one" : "; policy allows any");
+}
+
+/* ==== resources ============================================================ */
+
+static void eval_limit(const bxp_ev *e, const char *rule, const char *key, const char *field,
+                       const char *what)
+{
+    const json_t *p = pol(e, key), *res = bxp_seen(e->cont, "resources");
+    const json_t *v = bxp_seen(res, field);
+    int64_t max = 0;
+    char m[32], h[32];
+
+    if (!p)
+        return;
+    if (json_is_string(p))
+        bxp_size_parse(json_string_value(p), &max);
+    else
+        max = json_integer_value(p);
+    if (json_is_string(p))
+        fmt_size(max, m);
+    else
+        snprintf(m, sizeof m, "%lld", (long long)max);
+    if (!json_is_object(res))
+        add(e, rule, "unknown", share(p), json_null(), "resources not observed");
+    else if (!json_is_integer(v))
+        add(e, rule, "fail", share(p), json_null(),
+            "no %s limit (unlimited); policy requires at most %s", what, m);
+    else {
+        int64_t x = json_integer_value(v);
+        if (json_is_string(p))
+            fmt_size(x, h);
+        else
+            snprintf(h, sizeof h, "%lld", (long long)x);
+        add(e, rule, x <= max ? "pass" : "fail", share(p), share(v),
+            "%s limit %s; policy allows at most %s", what, h, m);
+    }
+}
+
+static void eval_cpus(const bxp_ev *e)
+{
+    const json_t *p = pol(e, "containment.resources.cpusMax"),
+                 *res = bxp_seen(e->cont, "resources");
+    int64_t max = 0, have;
+    char m[32], h[32];
+
+    if (!p || bxp_cpus_parse(json_string_value(p), &max) != 0)
+        return;
+    fmt_cpus(max, m);
+    if (!json_is_object(res)) {
+        add(e, "containment.resources.cpus", "unknown", share(p), json_null(),
+            "resources not observed");
+        return;
+    }
+    have = bx_cpu_limit(res);
+    if (have < 0)
+        add(e, "containment.resources.cpus", "fail", share(p), json_null(),
+            "no CPU limit (unlimited); policy requires at most %s CPU(s)", m);
+    else
+        add(e, "containment.resources.cpus", have <= max ? "pass" : "fail", share(p),
+            json_integer(have), "CPU limit %s CPU(s); policy allows at most %s", fmt_cpus(have, h),
+            m);
+}
+
+/* ==== write surface, mounts, devices, cgroup parent, restart =================== */
+
+/* Why one writeSurface entry is refused ("" when a writable entry admits it). */
+static void surface_verdict(const json_t *writable, const json_t *s, char *why, size_t n)
+{
+    const char *path = json_string_value(json_object_get(s, "path"));
+    const char *kind = json_string_value(json_object_get(s, "kind"));
+    const char *fs = json_string_value(json_object_get(s, "fsType"));
+    const json_t *size = json_object_get(s, "sizeBytes"), *w;
+    int tmpfs = (kind && strcmp(kind, "tmpfs") == 0) || (fs && strcmp(fs, "tmpfs") == 0);
+    size_t i;
+
+    snprintf(why, n, "%s (%s) is not writable by policy", path ? path : "?", kind ? kind : "?");
+    if (!path || !kind)
+        return;
+    json_array_foreach(writable, i, w)
+    {
+        const char *max = json_string_value(json_object_get(w, "maxSize"));
+        int64_t limit = 0;
+        char a[32], b[32];
+        if (strcmp(json_string_value(json_object_get(w, "path")), path) != 0 ||
+            !in_list(json_object_get(w, "kinds"), kind))
+            continue;
+        if (!max || !tmpfs || bxp_size_parse(max, &limit) != 0) {
+            why[0] = '\0';
+            return;
+        }
+        if (json_is_integer(size) && json_integer_value(size) <= limit) {
+            why[0] = '\0';
+            return;
+        }
+        if (json_is_integer(size))
+            snprintf(why, n, "%s (%s) is %s, over %s", path, kind,
+                     fmt_size(json_integer_value(size), a), fmt_size(limit, b));
+        else
+            snprintf(why, n, "%s (%s) is a tmpfs of unknown size, policy allows %s", path, kind,
+                     fmt_size(limit, b));
+    }
+}
+
+static void eval_write_surface(const bxp_ev *e)
+{
+    const json_t *writable = pol(e, "containment.writable");
+    const json_t *ws = bxp_seen(e->cont, "writeSurface"), *s;
+    char msg[MSG_MAX] = "", why[256];
+    size_t i, bad = 0;
+    json_t *refused = NULL;
+
+    if (!writable)
+        return;
+    if (!json_is_array(ws)) {
+        add(e, "containment.write_surface", "unknown", share(writable), json_null(),
+            "write surface not observed");
+        return;
+    }
+    refused = json_array();
+    json_array_foreach(ws, i, s)
+    {
+        surface_verdict(writable, s, why, sizeof why);
+        if (*why) {
+            bxp_append(msg, sizeof msg, "%s%s", bad ? "; " : "", why);
+            json_array_append_new(refused, json_deep_copy(s));
+            bad++;
+        }
+    }
+    if (bad)
+        add(e, "containment.write_surface", "fail", share(writable),
+            observed_list(refused, ws), "%zu of %zu writable places refused: %s", bad,
+            json_array_size(ws), msg);
+    else
+        add(e, "containment.write_surface", "pass", share(writable),
+            observed_list(refused, ws), "all %zu writable places are allowed",
+            json_array_size(ws));
+}
+
+static void eval_mounts(const bxp_ev *e)
+{
+    const json_t *forbidden = pol(e, "containment.forbiddenMounts");
+    const json_t *mounts = bxp_seen(e->cont, "mounts"), *m, *f;
+    char msg[MSG_MAX] = "", unseen[MSG_MAX] = "";
+    json_t *bad = NULL;
+    size_t i, j;
+
+    if (!forbidden)
+        return;
+    if (!json_is_array(mounts)) {
+        add(e, "containment.mounts", "unknown", share(forbidden), json_null(),
+            "mounts not observed");
+        return;
+    }
+    bad = json_array();
+    json_array_foreach(mounts, i, m)
+    {
+        const char *dest = json_string_value(json_object_get(m, "destination"));
+        const json_t *ro = json_object_get(m, "readOnly");
+        const char *src = json_string_value(json_object_get(m, "source"));
+        if (!src) {
+            bxp_append(unseen, sizeof unseen, "%s%s", *unseen ? ", " : "", dest ? dest : "?");
+            continue;
+        }
+        json_array_foreach(forbidden, j, f)
+        {
+            const char *fsrc = json_string_value(json_object_get(f, "source"));
+            int rw_only = strcmp(json_string_value(json_object_get(f, "access")), "rw") == 0;
+            if (!bxp_mount_hits(m, fsrc))
+                continue;
+            if (rw_only && !json_is_boolean(ro)) {
+                bxp_append(unseen, sizeof unseen, "%s%s", *unseen ? ", " : "", dest ? dest : "?");
+                continue;
+            }
+            if (rw_only && json_is_true(ro))
+                continue;
+            bxp_append(msg, sizeof msg, "%s%s on %s (forbidden: %s, %s)", *msg ? "; " : "", src,
+                       dest ? dest : "?", fsrc, rw_only ? "read-write" : "any access");
+            json_array_append_new(bad, json_deep_copy(m));
+            break;
+        }
+    }
+    if (*msg)
+        add(e, "containment.mounts", "fail", share(forbidden), observed_list(bad, mounts),
+            "forbidden mounts: %s", msg);
+    else if (*unseen)
+        add(e, "containment.mounts", "unknown", share(forbidden), observed_list(bad, mounts),
+            "source or access of mounts not observed: %s", unseen);
+    else
+        add(e, "containment.mounts", "pass", share(forbidden), observed_list(bad, mounts),
+            "none of %zu mount(s) is forbidden", json_array_size(mounts));
+}
+
+static void eval_propagation(const bxp_ev *e)
+{
+    const json_t *p = pol(e, "containment.mountPropagationShared");
+    const json_t *mounts = bxp_seen(e->cont, "mounts");
+    char msg[MSG_MAX] = "";
+    json_t *bad;
+    int unseen;
+
+    if (!p)
+        return;
+    if (!json_is_array(mounts)) {
+        add(e, "containment.propagation", "unknown", share(p), json_null(),
+            "mounts not observed");
+        return;
+    }
+    bad = json_array();
+    unseen = bxp_shared_mounts(mounts, msg, sizeof msg, bad);
+    if (json_is_true(p))
+        add(e, "containment.propagation", "pass", share(p), observed_list(bad, mounts),
+            "policy allows shared mount propagation");
+    else if (*msg)
+        add(e, "containment.propagation", "fail", share(p), observed_list(bad, mounts),
+            "mounts with shared propagation: %s", msg);
+    else if (unseen)
+        add(e, "containment.propagation", "unknown", share(p), observed_list(bad, mounts),
+            "propagation of a mount not observed");
+    else
+        add(e, "containment.propagation", "pass", share(p), observed_list(bad, mounts),
+            "no mount with shared propagation");
+}
+
+static void eval_devices(const bxp_ev *e)
+{
+    const json_t *p = pol(e, "containment.devices"), *dev = bxp_seen(e->cont, "devices");
+    char msg[MSG_MAX] = "";
+    int r;
+
+    if (!p)
+        return;
+    r = bxp_host_devices(dev, msg, sizeof msg);
+    if (strcmp(json_string_value(p), "any") == 0 && r >= 0)
+        add(e, "containment.devices", "pass", share(p), share(dev),
+            "policy allows any device");
+    else if (r < 0)
+        add(e, "containment.devices", "unknown", share(p), share(dev),
+            "devices not observed");
+    else
+        add(e, "containment.devices", r ? "fail" : "pass", share(p), share(dev), "%s%s",
+            r ? "host devices: " : "no host device", msg);
+}
+
+static void eval_cgroup_parent(const bxp_ev *e)
+{
+    const json_t *p = pol(e, "containment.cgroupParentDefault");
+    const char *parent = json_string_value(bxp_seen(e->cont, "resources.cgroupParent"));
+
+    if (!p)
+        return;
+    if (!parent)
+        add(e, "containment.cgroup_parent", "unknown", share(p), json_null(),
+            "cgroup parent not observed");
+    else if (json_is_false(p) || !*parent)
+        add(e, "containment.cgroup_parent", "pass", share(p), json_string(parent),
+            "cgroup parent is %s%s", *parent ? parent : "the engine's default",
+            json_is_false(p) ? "; policy allows any" : "");
+    else
+        add(e, "containment.cgroup_parent", "fail", share(p), json_string(parent),
+            "cgroup parent %s; policy requires the engine's default", parent);
+}
+
+/* How many restarts a restart policy allows: -2 not observed, -1 unbounded. */
+static long long restarts_allowed(const json_t *rp, const char **name)
+{
+    const json_t *count = json_object_get(rp, "maximumRetryCount");
+    *name = json_string_value(json_object_get(rp, "name"));
+    if (!*name)
+        return -2;
+    if (!**name || strcmp(*name, "no") == 0)
+        return 0;
+    if (strcmp(*name, "always") == 0 || strcmp(*name, "unless-stopped") == 0)
+        return -1;
+    if (strcmp(*name, "on-failure") != 0 || !json_is_integer(count))
+        return -2;
+    return json_integer_value(count) > 0 ? json_integer_value(count) : -1; /* 0 = forever */
+}
+
+void bxp_restart_finding(const bxp_ev *e, const char *id, long long max, const json_t *expected)
+{
+    const json_t *rp = bxp_seen(e->pred, "session.restartPolicy");
+    const char *name = NULL;
+    long long n = restarts_allowed(rp, &name);
+    const char *status = n == -2 ? "unknown" : n == -1 || n > max ? "fail" : "pass";
+    char text[96];
+
+    if (n == -2)
+        snprintf(text, sizeof text, "restart policy not observed or not understood");
+    else if (n == -1)
+        snprintf(text, sizeof text, "restart policy \"%s\" restarts without bound", name);
+    else
+        snprintf(text, sizeof text, "restart policy \"%s\" allows %lld restart(s)", name, n);
+    if (id)
+        bxp_cis(e, id, status, share(expected), share(rp),
+                "%s; CIS allows on-failure up to %lld", text, max);
+    else
+        add(e, "containment.restart", status, share(expected), share(rp),
+            "%s; policy allows %lld", text, max);
+}
+
+static void eval_restart(const bxp_ev *e)
+{
+    const json_t *p = pol(e, "containment.restartMaxRetries");
+    if (p)
+        bxp_restart_finding(e, NULL, json_integer_value(p), p);
+}
+
+/* ==== evidence, requested ================================================== */
+
+static void eval_evidence_level(const bxp_ev *e)
+{
+    const json_t *accept = pol(e, "evidence.accept");
+    const char *level = json_string_value(bxp_seen(e->pred, "evidence.level"));
+    char list[LIST_MAX];
+
+    if (!accept)
+        return;
+    bxp_join(accept, list, sizeof list);
+    if (!level)
+        add(e, "evidence.level", "unknown", share(accept), json_null(),
+            "evidence level not observed; policy accepts %s", list);
+    else
+        add(e, "evidence.level", in_list(accept, level) ? "pass" : "fail", share(accept),
+            json_string(level), "evidence level %s; policy accepts %s", level, list);
+}
+
+static void eval_discrepancies(const bxp_ev *e)
+{
+    const json_t *p = pol(e, "evidence.discrepancies");
+    const json_t *d = bxp_seen(e->pred, "evidence.discrepancies"), *v;
+    char msg[MSG_MAX] = "";
+    size_t i;
+
+    if (!p)
+        return;
+    if (!json_is_array(d)) {
+        add(e, "evidence.discrepancies", "unknown", share(p), json_null(),
+            "discrepancies not observed");
+        return;
+    }
+    if (json_array_size(d) == 0) {
+        add(e, "evidence.discrepancies", "pass", share(p), share(d), "the sources agree");
+        return;
+    }
+    json_array_foreach(d, i, v)
+    {
+        const char *f = json_string_value(json_object_get(v, "field"));
+        const char *why = json_string_value(json_object_get(v, "reason"));
+        bxp_append(msg, sizeof msg, "%s%s%s%s", i ? "; " : "", f ? f : "?", why ? ": " : "",
+                   why ? why : "");
+    }
+    add(e, "evidence.discrepancies", strcmp(json_string_value(p), "warn") == 0 ? "warn" : "fail",
+        share(p), share(d), "%zu discrepanc%s between sources: %s", json_array_size(d),
+        json_array_size(d) == 1 ? "y" : "ies", msg);
+}
+
+static void eval_requested(const bxp_ev *e)
+{
+    const json_t *req = bxp_seen(e->pred, "requested"), *want, *v;
+    json_t *obs = NULL;
+    char weak[MSG_MAX] = "", unsure[MSG_MAX] = "", why[160];
+    const char *name;
+
+    if (!json_is_true(pol(e, "requested.mustMatch")))
+        return;
+    want = bxp_seen(req, "containment");
+    if (!req) {
+        add(e, "requested.match", "fail", json_true(), json_null(),
+            "no requested containment recorded (collect --requested); policy requires one");
+        return;
+    }
+    if (!json_is_object(want)) {
+        add(e, "requested.match", "unknown", json_true(), share(req),
+            "requested containment not readable");
+        return;
+    }
+    obs = json_object();
+    json_object_foreach((json_t *)want, name, v)
+    {
+        bx_cmp c = bx_compare_field(name, v, e->cont, why, sizeof why);
+        json_object_set_new(obs, name, share(bxp_seen(e->cont, name)));
+        if (c == BX_CMP_WEAKER)
+            bxp_append(weak, sizeof weak, "%s%s (%s)", *weak ? ", " : "", name, why);
+        else if (c == BX_CMP_UNKNOWN)
+            bxp_append(unsure, sizeof unsure, "%s%s (%s)", *unsure ? ", " : "", name, why);
+    }
+    if (*weak)
+        add(e, "requested.match", "fail", share(want), obs, "weaker than requested: %s", weak);
+    else if (*unsure)
+        add(e, "requested.match", "unknown", share(want), obs,
+            "cannot compare with requested: %s", unsure);
+    else
+        add(e, "requested.match", "pass", share(want), obs,
+            "effective containment at least as strong as requested (%zu field(s))",
+            json_object_size(want));
+}
+
+/* ==== evaluation ============================================================= */
+
 int bx_policy_eval(const bx_policy *p, const json_t *statement, const bx_eval_ctx *ctx,
                    json_t *findings, bx_error *err)
 {
-    ev e = {.p = p, .findings = findings};
+    bxp_ev e = {.p = p, .st = statement, .findings = findings};
 
     if (!json_is_array(findings))
         return bx_error_set(err, BX_EINVAL, NULL, "findings must be an array");
     e.pred = json_object_get(statement, "predicate");
     if (!json_is_object(e.pred))
         return bx_error_set(err, BX_EINVAL, "/predicate", "statement has no predicate");
-    e.cont = seen(e.pred, "containment");
+    e.cont = bxp_seen(e.pred, "containment");
+    if (!json_is_object(e.cont))
+        e.cont = NULL;
     e.now = ctx ? ctx->now : (int64_t)time(NULL);
-    eval_image(&e);
+
     eval_age(&e);
+    eval_collection_delay(&e);
+    eval_collector_version(&e);
+    eval_image(&e);
+    eval_collector_pin(&e);
+    eval_source(&e);
     eval_network(&e);
+    eval_ports(&e);
     eval_bool(&e, 0);
     eval_caps(&e);
     eval_bool(&e, 1);
+    eval_seccomp(&e);
+    eval_lsm(&e, "containment.apparmor", "containment.apparmor", "apparmor", "profile", "AppArmor");
+    eval_lsm(&e, "containment.selinux", "containment.selinux", "selinux", "label", "SELinux");
     eval_bool(&e, 2);
+    eval_runtime(&e);
+    eval_user(&e);
+    eval_namespaces(&e);
+    eval_userns(&e);
+    eval_limit(&e, "containment.resources.memory", "containment.resources.memoryMax", "memoryBytes",
+               "memory");
+    eval_limit(&e, "containment.resources.pids", "containment.resources.pidsMax", "pidsLimit",
+               "PIDs");
+    eval_cpus(&e);
+    eval_write_surface(&e);
+    eval_mounts(&e);
+    eval_propagation(&e);
+    eval_devices(&e);
+    eval_cgroup_parent(&e);
+    eval_restart(&e);
+    eval_evidence_level(&e);
+    eval_discrepancies(&e);
+    eval_requested(&e);
+    bxp_eval_cis(&e);
     return 0;
 }

@@ -1,4 +1,5 @@
-/* Internal to the policy module: the schema of the language as data. */
+/* Internal to the policy module: the schema of the language as data, value parsers shared
+ * by the loader and the rules, and readings of the predicate the rules share. */
 #ifndef BX_POLICY_INTERNAL_H
 #define BX_POLICY_INTERNAL_H
 
@@ -10,10 +11,12 @@ typedef enum {
     BXP_INT,      /* plain \d+ within [min, max] -> JSON integer */
     BXP_SIZE,     /* \d+(Ki|Mi|Gi)? -> kept as written */
     BXP_DURATION, /* bx_duration_parse -> kept as written */
+    BXP_DECIMAL,  /* \d+(\.\d{1,9})?, above 0 -> kept as written (a string) */
     BXP_STRING,   /* one line, no control characters */
     BXP_TEXT,     /* any text (inline PEM) */
     BXP_TIME,     /* RFC 3339 UTC, bx_time_parse -> kept as written */
     BXP_STRLIST,  /* list of BXP_STRING */
+    BXP_INTLIST,  /* list of BXP_INT */
     BXP_MAP,      /* mapping with the members in sub */
     BXP_MAPLIST,  /* list of mappings with the members in sub */
 } bxp_type;
@@ -27,7 +30,9 @@ typedef struct bxp_key {
     const struct bxp_key *sub;  /* BXP_MAP, BXP_MAPLIST */
     const char *const *choices; /* BXP_STRING, BXP_STRLIST: allowed values, or NULL */
     bxp_check_fn check;         /* BXP_STRING, BXP_STRLIST: or NULL */
-    long long min, max;         /* BXP_INT */
+    long long min, max;         /* BXP_INT, BXP_INTLIST */
+    int required;               /* a member the enclosing mapping must have */
+    int unique;                 /* BXP_STRLIST, BXP_INTLIST: no item twice */
 } bxp_key;
 
 /* The top-level mapping of the language. */
@@ -35,15 +40,111 @@ extern const bxp_key bxp_schema;
 
 /* Parse a size \d+(Ki|Mi|Gi)? into bytes (<= 2^53). 0 on success, -1 when invalid. */
 int bxp_size_parse(const char *s, int64_t *bytes);
+/* Parse a CPU count written as a decimal "0.5", "2", "1.25" (at most 9 fraction digits,
+ * no sign, no exponent, no leading zeros, above 0) into nano-CPUs (<= 2^53).
+ * 0 on success, -1 when invalid. */
+int bxp_cpus_parse(const char *s, int64_t *nano);
+/* Parse a semantic version "x.y.z" (each a decimal without leading zeros), optionally
+ * followed by "-prerelease" and/or "+build". v[3] is 1 when there is a pre-release.
+ * 0 on success, -1 when invalid. */
+int bxp_semver_parse(const char *s, long long v[4]);
+/* Compare two parsed versions: <0, 0, >0 (a pre-release sorts before its release). */
+int bxp_semver_cmp(const long long a[4], const long long b[4]);
 
-/* Built-in profiles (profiles.c). */
-typedef struct {
-    const char *name;
-    const char *text;
-} bxp_profile;
-extern const bxp_profile bxp_profiles[];
+/* Built-in profiles: the text embedded from policy/profiles/NAME.yaml at build time
+ * (generated, see CMakeLists.txt); NULL when there is no such file. */
+const char *bxp_profile_file(const char *name);
+extern const char *const bxp_profile_file_names[];
 
 /* Effective-policy lookups: the value at a dotted path ("containment.network"), or NULL. */
 const json_t *bxp_get(const json_t *effective, const char *path);
+
+/* ---- readings of the predicate shared by the rules (observe.c) ------------------
+ * The stronger/weaker comparator (requested.match) is schema/'s bx_compare_field, the
+ * one the collector uses for `collect --requested`; so are bx_caps_held and
+ * bx_cpu_limit. */
+
+/* 1 when path equals base or lies under it ("/etc/x" under "/etc"; everything is under
+ * "/"). Both must be absolute; trailing slashes are not special. */
+int bxp_path_under(const char *path, const char *base);
+
+/* The tri-state outcome of a reading. */
+typedef enum { BXP_NO = 0, BXP_YES = 1, BXP_UNSEEN = -1 } bxp_tri;
+
+/* 1 when name is in Docker 20.10's default capability set. */
+int bxp_default_cap(const char *name);
+
+/* The mode of namespace name ("pid", "net", ...): the kernel's reading when there is one,
+ * else the engine's; NULL when neither was observed. */
+const char *bxp_ns_mode(const json_t *containment, const char *name);
+/* 1 when mode (of namespace name) means the host's namespace: "host", and for the user
+ * namespace also the engine's "default" (a daemon that does not remap; an explicit
+ * --userns=host is "host", a remapping daemon "remapped"). container:<id> is another
+ * container's namespace, not the host's. */
+int bxp_ns_is_host(const char *name, const char *mode);
+
+/* The session's user, as far as it was observed: uids (real, effective, saved, fs) and
+ * gids from the kernel when recorded, else parsed from user.spec ("uid[:gid]", "" = the
+ * image's default user, which the container config merges in: root). */
+typedef struct {
+    int have_uid, have_gid; /* uid/gid known (from the kernel or a numeric spec) */
+    int uid_root, gid_root; /* some uid / gid (or supplementary group) is 0 */
+    int named;              /* spec names a user that is not root: uid unknown */
+    long long uids[4];      /* the uids seen (nuids of them) */
+    size_t nuids;
+} bxp_user;
+/* Read containment.user into u. BXP_UNSEEN when user is null or unreadable. */
+bxp_tri bxp_user_read(const json_t *user, bxp_user *u);
+
+/* 1 when a device cgroup rule ("c 1:3 rwm") only grants one of the engine's default
+ * pseudo-devices (or mknod): not a host device. */
+int bxp_default_device_rule(const char *rule);
+
+/* ---- evaluation (policy_eval.c, policy_cis.c, observe.c) ------------------------------ */
+
+#define BXP_LIST_MAX 512 /* a list in a message */
+#define BXP_MSG_MAX 1024 /* a message */
+
+/* One evaluation: the policy, the statement and its parts (borrowed), where findings go. */
+typedef struct {
+    const bx_policy *p;
+    const json_t *st;   /* the statement */
+    const json_t *pred; /* statement.predicate */
+    const json_t *cont; /* predicate.containment, or NULL */
+    int64_t now;
+    json_t *findings;
+} bxp_ev;
+
+/* Append a CIS finding: rule "cis.<id>" with "cis": id. expected/observed are stolen. */
+void bxp_cis(const bxp_ev *e, const char *id, const char *status, json_t *expected,
+             json_t *observed, const char *fmt, ...) BX_FMT(6, 7);
+/* The CIS Docker Benchmark 1.6 checks, when the policy selects the benchmark. */
+void bxp_eval_cis(const bxp_ev *e);
+/* containment.restart (id NULL) or CIS 5.15 (id "5.15"): at most max restarts. */
+void bxp_restart_finding(const bxp_ev *e, const char *id, long long max, const json_t *expected);
+
+/* Observed value at a dotted path of o (may be NULL), or NULL when absent or JSON null. */
+const json_t *bxp_seen(const json_t *o, const char *path);
+/* A deep copy, or JSON null for NULL (never NULL but out of memory). */
+json_t *bxp_copy(const json_t *v);
+/* "a, b, c" (strings, or numbers for unknown capability bits) into out; "none" when empty. */
+const char *bxp_join(const json_t *arr, char *out, size_t n);
+/* Append to a bounded message buffer ("..." when it is full). */
+void bxp_append(char *buf, size_t n, const char *fmt, ...) BX_FMT(3, 4);
+/* What a list rule reports as observed: bad (stolen) when it holds entries, else a copy
+ * of all. */
+json_t *bxp_observed_list(json_t *bad, const json_t *all);
+/* A published port as "hostIp:hostPort->containerPort/proto" into out. */
+const char *bxp_port_text(const json_t *p, char *out, size_t n);
+/* The session's user in words into out. */
+const char *bxp_user_text(const json_t *user, const bxp_user *u, char *out, size_t n);
+/* 1 when a mount's host source (canonical, or as given) is the forbidden path, under it
+ * or holds it. "/" forbids only a mount of "/" itself. */
+int bxp_mount_hits(const json_t *m, const char *forbidden);
+/* Mounts with shared propagation: described into msg, copied into bad; -1 when a mount's
+ * propagation is not observed, else 0. */
+int bxp_shared_mounts(const json_t *mounts, char *msg, size_t n, json_t *bad);
+/* Host devices exposed, described into msg: 1 some, 0 none, -1 not observed. */
+int bxp_host_devices(const json_t *dev, char *msg, size_t n);
 
 #endif

@@ -180,7 +180,7 @@ static int type_string(const tctx *t, const char *ptr, const bxp_key *k, const j
     return 0;
 }
 
-/* Sizes, durations and times: checked, kept as written. */
+/* Sizes, durations, CPU counts and times: checked, kept as written. */
 static int type_measure(const tctx *t, const char *ptr, const bxp_key *k, const json_t *v,
                         json_t **out)
 {
@@ -198,6 +198,11 @@ static int type_measure(const tctx *t, const char *ptr, const bxp_key *k, const 
     if (k->type == BXP_DURATION && bx_duration_parse(s, &x, &e) != 0)
         return bx_yaml_error(t->doc, ptr, t->err, BX_ECONFIG, "%s: %s", dotted(ptr, dp, sizeof dp),
                              e.msg);
+    if (k->type == BXP_DECIMAL && bxp_cpus_parse(s, &x) != 0)
+        return bx_yaml_error(t->doc, ptr, t->err, BX_ECONFIG,
+                             "%s: invalid CPU count \"%s\": want a decimal above 0 such as "
+                             "\"0.5\" or \"2\" (at most 9 decimals)",
+                             dotted(ptr, dp, sizeof dp), snip(s, sn, sizeof sn));
     if (k->type == BXP_TIME && bx_time_parse(s, 0, &x, &e) != 0)
         return bx_yaml_error(t->doc, ptr, t->err, BX_ECONFIG, "%s: %s", dotted(ptr, dp, sizeof dp),
                              e.msg);
@@ -215,13 +220,22 @@ static int type_list(const tctx *t, const char *ptr, const bxp_key *k, const jso
 
     if (!json_is_array(v))
         return wrong(t, ptr, v, "a list");
-    item.type = k->type == BXP_STRLIST ? BXP_STRING : BXP_MAP;
+    item.type = k->type == BXP_STRLIST ? BXP_STRING : k->type == BXP_INTLIST ? BXP_INT : BXP_MAP;
     list = json_array();
     for (size_t i = 0; list && i < json_array_size(v); i++) {
         ptr_index(p, sizeof p, ptr, i);
         rc = type_node(t, p, &item, json_array_get(v, i), &x);
         if (rc)
             goto out;
+        for (size_t j = 0; k->unique && j < json_array_size(list); j++) {
+            if (json_equal(json_array_get(list, j), x)) {
+                char dp[160];
+                json_decref(x);
+                rc = bx_yaml_error(t->doc, p, t->err, BX_ECONFIG, "%s: listed twice (as item %zu)",
+                                   dotted(p, dp, sizeof dp), j);
+                goto out;
+            }
+        }
         if (json_array_append_new(list, x) != 0)
             break;
     }
@@ -272,6 +286,14 @@ static int type_map(const tctx *t, const char *ptr, const bxp_key *k, const json
             goto out;
         }
     }
+    for (const bxp_key *m = k->sub; m && m->name; m++) {
+        char dp[160];
+        if (m->required && !json_object_get(map, m->name)) {
+            rc = bx_yaml_error(t->doc, ptr, t->err, BX_ECONFIG, "%s: missing key '%s'",
+                               dotted(ptr, dp, sizeof dp), m->name);
+            goto out;
+        }
+    }
     *out = map;
     map = NULL;
 out:
@@ -298,10 +320,12 @@ static int type_node(const tctx *t, const char *ptr, const bxp_key *k, const jso
         break;
     case BXP_SIZE:
     case BXP_DURATION:
+    case BXP_DECIMAL:
     case BXP_TIME:
         rc = type_measure(t, ptr, k, v, out);
         break;
     case BXP_STRLIST:
+    case BXP_INTLIST:
     case BXP_MAPLIST:
         rc = type_list(t, ptr, k, v, out);
         break;

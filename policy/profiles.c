@@ -2,28 +2,14 @@
 
 #include <string.h>
 
-/* Built-in profiles, written in the policy language itself so that `policy show NAME`
- * prints exactly what is enforced. Only keys the language reads today appear here. */
-static const char strict_text[] = "# boxcert built-in profile: strict (a hardened session)\n"
-                                  "version: 1\n"
-                                  "containment:\n"
-                                  "  network: [none]             # no network at all\n"
-                                  "  readOnlyRootfs: true\n"
-                                  "  capabilities: {allow: []}   # no capabilities at all\n"
-                                  "  noNewPrivileges: true\n"
-                                  "  privileged: false\n";
-
-const bxp_profile bxp_profiles[] = {
-    {"strict", strict_text},
-    {NULL, NULL},
-};
-
-const char *const bx_policy_profiles[] = {"strict", NULL};
+/* The built-in profiles are written in the policy language itself (policy/profiles/NAME.yaml,
+ * embedded at build time) so that `policy show NAME` prints exactly what is enforced. */
+const char *const bx_policy_profiles[] = {"strict", "gvisor", "cis-docker", NULL};
 
 const char *bx_policy_profile_text(const char *name)
 {
-    for (const bxp_profile *p = bxp_profiles; name && p->name; p++)
-        if (strcmp(p->name, name) == 0)
-            return p->text;
+    for (const char *const *p = bx_policy_profiles; name && *p; p++)
+        if (strcmp(*p, name) == 0)
+            return bxp_profile_file(name);
     return NULL;
 }

@@ -83,6 +83,12 @@ char *bx_envelope_id(const bx_envelope *env, char out[65]);
 
 /* Compute predicate.inputsSha256 over {containment, image, requested, session}. */
 int bx_predicate_inputs_sha256(const json_t *predicate, char out[65], bx_error *err) BX_WUR;
+/* Parse a payload as the verifier reads it -- bx_json_parse_strict(buf, len, 1, 1, ...),
+ * JCS required -- and recompute predicate.inputsSha256 from the same bytes into inputs
+ * (what bx_predicate_inputs_sha256 gives for the parsed predicate), or "" when that was not
+ * possible there (the caller then uses bx_predicate_inputs_sha256). Caller owns *out. */
+int bx_statement_parse(const char *buf, size_t len, json_t **out, char inputs[65],
+                       bx_error *err) BX_WUR;
 /* Build the in-toto statement around predicate (borrowed; a reference is taken).
  * source_commit may be NULL. Caller owns *out. */
 int bx_statement_build(json_t *predicate, const char *source_commit, json_t **out,

@@ -12,4 +12,73 @@
  * network/mode") and a one-line reason. Does not allocate. */
 int bxs_predicate_check(const json_t *predicate, bx_error *err) BX_WUR;
 
+/* Where the values of some members of one top-level member lie in a canonical document
+ * (bxs_json_parse_jcs): as the bytes are their own JCS, each span is the JCS of its value. */
+typedef struct {
+    const char *s; /* into the parsed buffer; NULL when the member is absent */
+    size_t len;
+} bxs_span;
+
+typedef struct {
+    const char *parent;       /* a top-level member, e.g. "predicate" */
+    const char *const *names; /* members of parent whose values are wanted */
+    size_t n;
+    bxs_span *spans; /* n entries */
+    int found;       /* 1 when parent was an object and spans were filled */
+} bxs_capture;
+
+/* bx_json_parse_strict(buf, len, 1, 1, out, err) that also fills cap (when it can: found
+ * stays 0 otherwise, e.g. when the input is not canonical). */
+int bxs_json_parse_jcs(const char *buf, size_t len, bxs_capture *cap, json_t **out,
+                       bx_error *err) BX_WUR;
+
+/* Length of the well-formed UTF-8 sequence at s (n bytes left), or 0. jcs.c and the
+ * strict parser share it. */
+static inline size_t bxs_utf8_seq(const unsigned char *s, size_t n)
+{
+    unsigned char c = s[0];
+    if (c < 0x80)
+        return 1;
+    if (c >= 0xc2 && c <= 0xdf)
+        return n >= 2 && (s[1] & 0xc0) == 0x80 ? 2 : 0;
+    if (c >= 0xe0 && c <= 0xef) {
+        unsigned char lo = c == 0xe0 ? 0xa0 : 0x80, hi = c == 0xed ? 0x9f : 0xbf;
+        return n >= 3 && s[1] >= lo && s[1] <= hi && (s[2] & 0xc0) == 0x80 ? 3 : 0;
+    }
+    if (c >= 0xf0 && c <= 0xf4) {
+        unsigned char lo = c == 0xf0 ? 0x90 : 0x80, hi = c == 0xf4 ? 0x8f : 0xbf;
+        return n >= 4 && s[1] >= lo && s[1] <= hi && (s[2] & 0xc0) == 0x80 && (s[3] & 0xc0) == 0x80
+                   ? 4
+                   : 0;
+    }
+    return 0;
+}
+
+/* Sort class of the code point starting with lead byte c, in UTF-16 code unit order:
+ * U+0000..U+D7FF, then the astral planes (surrogates D800..DFFF), then U+E000..U+FFFF. */
+static inline int bxs_utf16_class(unsigned char c)
+{
+    if (c >= 0xf0)
+        return 1;
+    return c >= 0xee ? 2 : 0;
+}
+
+/* UTF-16 code unit order of two valid UTF-8 strings. UTF-8 byte order is code point order,
+ * which differs from UTF-16 order only between the astral planes and U+E000..U+FFFF. */
+static inline int bxs_utf16_cmp(const char *a, size_t alen, const char *b, size_t blen)
+{
+    size_t n = alen < blen ? alen : blen, i = 0;
+    while (i < n && a[i] == b[i])
+        i++;
+    if (i == n)
+        return alen < blen ? -1 : alen > blen;
+    unsigned char ca = (unsigned char)a[i], cb = (unsigned char)b[i];
+    if ((ca & 0xc0) != 0x80 && (cb & 0xc0) != 0x80) {
+        int ka = bxs_utf16_class(ca), kb = bxs_utf16_class(cb);
+        if (ka != kb)
+            return ka < kb ? -1 : 1;
+    }
+    return ca < cb ? -1 : 1;
+}
+
 #endif

@@ -119,8 +119,9 @@ static bx_cmp cmp_network(const json_t *req, const json_t *c, char *why, size_t 
     bx_cmp r;
 
     if (!json_is_string(req) && !(json_is_object(req) && only(req, members)))
-        return UNKNOWN(why, n, "the request is not a network mode or {mode, internal, "
-                               "interfaces, ports}");
+        return UNKNOWN(why, n,
+                       "the request is not a network mode or {mode, internal, "
+                       "interfaces, ports}");
     if (rmode) {
         if (!emode)
             return UNKNOWN(why, n, "network mode not observed");
@@ -170,9 +171,9 @@ static bx_cmp cmp_privileged(const json_t *req, const json_t *c, char *why, size
 /* ---- capabilities ------------------------------------------------------------------------ */
 
 static const char *const docker_defaults[] = {
-    "AUDIT_WRITE", "CHOWN",   "DAC_OVERRIDE",     "FOWNER",  "FSETID", "KILL",       "MKNOD",
-    "NET_RAW",     "SETFCAP", "NET_BIND_SERVICE", "SETGID",  "SETPCAP", "SETUID", "SYS_CHROOT",
-    NULL,
+    "AUDIT_WRITE", "CHOWN",   "DAC_OVERRIDE", "FOWNER",     "FSETID",
+    "KILL",        "MKNOD",   "NET_RAW",      "SETFCAP",    "NET_BIND_SERVICE",
+    "SETGID",      "SETPCAP", "SETUID",       "SYS_CHROOT", NULL,
 };
 
 static int add_all(json_t *out, const json_t *set)
@@ -257,8 +258,8 @@ fail:
 
 static bx_cmp cmp_capabilities(const json_t *req, const json_t *c, char *why, size_t n)
 {
-    static const char *const members[] = {"add",     "drop",      "effective",   "permitted",
-                                          "ambient", "bounding",  "inheritable", NULL};
+    static const char *const members[] = {"add",     "drop",     "effective",   "permitted",
+                                          "ambient", "bounding", "inheritable", NULL};
     json_t *held = NULL, *want = NULL;
     const json_t *v;
     size_t i;
@@ -315,8 +316,9 @@ static bx_cmp cmp_seccomp(const json_t *req, const json_t *c, char *why, size_t 
     if (rsha) {
         if (!sha)
             return UNKNOWN(why, n, "profile hash not observed");
-        return strcmp(sha, rsha) == 0 ? AT_LEAST(why, n)
-                                       : WEAKER(why, n, "another seccomp profile than the pinned one");
+        return strcmp(sha, rsha) == 0
+                   ? AT_LEAST(why, n)
+                   : WEAKER(why, n, "another seccomp profile than the pinned one");
     }
     if (rprof && !strcmp(rprof, "default")) {
         if (!prof)
@@ -416,8 +418,10 @@ static bx_cmp cmp_user(const json_t *req, const json_t *c, char *why, size_t n)
     if (!json_is_object(req) || !only(req, members) || (!nonroot && !list) ||
         (nonroot && !json_is_boolean(nonroot)) || (list && !json_is_array(list)))
         return UNKNOWN(why, n, "the request is not {nonRoot, uids}");
-    json_array_foreach(list, i, v) if (!json_is_integer(v) || json_integer_value(v) <= 0) return
-        UNKNOWN(why, n, "requested uids must be non-root numbers");
+    json_array_foreach(
+        list, i, v) if (!json_is_integer(v) ||
+                        json_integer_value(v) <=
+                            0) return UNKNOWN(why, n, "requested uids must be non-root numbers");
     if (!json_is_true(nonroot) && json_array_size(list) == 0)
         return AT_LEAST(why, n);
     if (user_uids(member(c, "user"), uids, &nu) != 0)
@@ -506,8 +510,8 @@ int64_t bx_cpu_limit(const json_t *res)
 
 static bx_cmp cmp_resources(const json_t *req, const json_t *c, char *why, size_t n)
 {
-    static const char *const limits[] = {"memoryBytes", "memorySwapBytes", "pidsLimit",
-                                         "cpuShares", NULL};
+    static const char *const limits[] = {"memoryBytes", "memorySwapBytes", "pidsLimit", "cpuShares",
+                                         NULL};
     static const char *const members[] = {"memoryBytes", "memorySwapBytes", "pidsLimit",
                                           "cpuShares",   "nanoCpus",        "cpuQuota",
                                           "cpuPeriod",   "cgroupParent",    NULL};
@@ -551,7 +555,8 @@ static bx_cmp cmp_resources(const json_t *req, const json_t *c, char *why, size_
     return AT_LEAST(why, n);
 }
 
-/* ---- write surface, mounts, devices, paths ---------------------------------------------------- */
+/* ---- write surface, mounts, devices, paths ----------------------------------------------------
+ */
 
 static bx_cmp cmp_surface(const json_t *req, const json_t *c, char *why, size_t n)
 {
@@ -704,21 +709,21 @@ static const struct {
     const char *name;
     cmp_fn fn;
 } fields[] = {
-    {"runtime", cmp_runtime},         {"network", cmp_network},
-    {"rootfs", cmp_rootfs},           {"capabilities", cmp_capabilities},
-    {"noNewPrivileges", cmp_nnp},     {"seccomp", cmp_seccomp},
-    {"apparmor", cmp_apparmor},       {"selinux", cmp_selinux},
-    {"privileged", cmp_privileged},   {"user", cmp_user},
-    {"namespaces", cmp_namespaces},   {"resources", cmp_resources},
-    {"writeSurface", cmp_surface},    {"mounts", cmp_mounts},
-    {"devices", cmp_devices},         {"maskedPaths", cmp_masked},
+    {"runtime", cmp_runtime},        {"network", cmp_network},
+    {"rootfs", cmp_rootfs},          {"capabilities", cmp_capabilities},
+    {"noNewPrivileges", cmp_nnp},    {"seccomp", cmp_seccomp},
+    {"apparmor", cmp_apparmor},      {"selinux", cmp_selinux},
+    {"privileged", cmp_privileged},  {"user", cmp_user},
+    {"namespaces", cmp_namespaces},  {"resources", cmp_resources},
+    {"writeSurface", cmp_surface},   {"mounts", cmp_mounts},
+    {"devices", cmp_devices},        {"maskedPaths", cmp_masked},
     {"readonlyPaths", cmp_ro_paths},
 };
 
 const char *const bx_compare_field_names[] = {
-    "runtime",  "network",    "rootfs",    "capabilities", "noNewPrivileges", "seccomp",
-    "apparmor", "selinux",    "privileged", "user",        "namespaces",      "resources",
-    "writeSurface", "mounts", "devices",   "maskedPaths",  "readonlyPaths",   NULL,
+    "runtime",      "network", "rootfs",     "capabilities", "noNewPrivileges", "seccomp",
+    "apparmor",     "selinux", "privileged", "user",         "namespaces",      "resources",
+    "writeSurface", "mounts",  "devices",    "maskedPaths",  "readonlyPaths",   NULL,
 };
 
 bx_cmp bx_compare_field(const char *name, const json_t *requested, const json_t *containment,

@@ -1,4 +1,4 @@
-#include "bx_schema.h"
+#include "bx_schema_int.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -59,28 +59,6 @@ static inline void jb_putc(jbuf *b, char c)
         b->p[b->len++] = c;
 }
 
-/* Length of the well-formed UTF-8 sequence at s (RFC 3629: no overlongs, no
- * surrogates, at most U+10FFFF), or 0. */
-static size_t utf8_seq(const unsigned char *s, size_t n)
-{
-    unsigned char c = s[0];
-    if (c < 0x80)
-        return 1;
-    if (c >= 0xc2 && c <= 0xdf)
-        return n >= 2 && (s[1] & 0xc0) == 0x80 ? 2 : 0;
-    if (c >= 0xe0 && c <= 0xef) {
-        unsigned char lo = c == 0xe0 ? 0xa0 : 0x80, hi = c == 0xed ? 0x9f : 0xbf;
-        return n >= 3 && s[1] >= lo && s[1] <= hi && (s[2] & 0xc0) == 0x80 ? 3 : 0;
-    }
-    if (c >= 0xf0 && c <= 0xf4) {
-        unsigned char lo = c == 0xf0 ? 0x90 : 0x80, hi = c == 0xf4 ? 0x8f : 0xbf;
-        return n >= 4 && s[1] >= lo && s[1] <= hi && (s[2] & 0xc0) == 0x80 && (s[3] & 0xc0) == 0x80
-                   ? 4
-                   : 0;
-    }
-    return 0;
-}
-
 static int utf8_valid(const char *s, size_t n)
 {
     const unsigned char *p = (const unsigned char *)s;
@@ -89,7 +67,7 @@ static int utf8_valid(const char *s, size_t n)
             i++;
             continue;
         }
-        size_t k = utf8_seq(p + i, n - i);
+        size_t k = bxs_utf8_seq(p + i, n - i);
         if (!k)
             return 0;
         i += k;
@@ -161,37 +139,10 @@ static void put_integer(jbuf *b, json_int_t v)
     jb_put(b, tmp + i, sizeof tmp - i);
 }
 
-/* Sort class of the code point starting with lead byte c, in UTF-16 code unit order:
- * U+0000..U+D7FF, then the astral planes (surrogates D800..DFFF), then U+E000..U+FFFF. */
-static inline int utf16_class(unsigned char c)
-{
-    if (c >= 0xf0)
-        return 1;
-    return c >= 0xee ? 2 : 0;
-}
-
-/* UTF-16 code unit order of two valid UTF-8 strings. UTF-8 byte order is code point order,
- * which differs from UTF-16 order only between the astral planes and U+E000..U+FFFF. */
-static int utf16_cmp(const char *a, size_t alen, const char *b, size_t blen)
-{
-    size_t n = alen < blen ? alen : blen, i = 0;
-    while (i < n && a[i] == b[i])
-        i++;
-    if (i == n)
-        return alen < blen ? -1 : alen > blen;
-    unsigned char ca = (unsigned char)a[i], cb = (unsigned char)b[i];
-    if ((ca & 0xc0) != 0x80 && (cb & 0xc0) != 0x80) {
-        int ka = utf16_class(ca), kb = utf16_class(cb);
-        if (ka != kb)
-            return ka < kb ? -1 : 1;
-    }
-    return ca < cb ? -1 : 1;
-}
-
 static int member_cmp(const void *x, const void *y)
 {
     const jmember *a = x, *b = y;
-    return utf16_cmp(a->key, a->len, b->key, b->len);
+    return bxs_utf16_cmp(a->key, a->len, b->key, b->len);
 }
 
 static int emit(jbuf *b, const json_t *v, int depth, bx_error *err);

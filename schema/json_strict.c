@@ -1,4 +1,4 @@
-#include "bx_schema.h"
+#include "bx_schema_int.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -195,8 +195,351 @@ out:
     return rc;
 }
 
+/* ---- the canonical fast path ---------------------------------------------------------
+ * A payload that is already its own JCS -- every signed certificate -- is read here in one
+ * pass that builds the values and checks the canonical form as it goes: no whitespace,
+ * members in UTF-16 order (hence no duplicates), the JCS escapes only, valid UTF-8 without
+ * NUL, integers in canonical form within 2^53, no reals, no keys equal but for case. The
+ * first byte it does not take (anything not canonical, or merely unusual: an escaped key,
+ * deep nesting) hands the whole input to the strict parse and the JCS comparison below,
+ * which decide and say why: the fast path accepts only what they accept, with the same
+ * values, so the outcome never depends on which path ran. */
+
+#define FAST_MAX_DEPTH 64
+
+typedef struct {
+    const char *p, *end;
+    char *tmp; /* unescaped strings */
+    size_t tmpcap;
+    bxs_capture *cap;
+} fast;
+
+static json_t *fast_value(fast *c, int depth, int capture);
+
+static int fast_tmp(fast *c, size_t need)
+{
+    if (need <= c->tmpcap)
+        return 1;
+    size_t cap = c->tmpcap ? c->tmpcap : 256;
+    while (cap < need)
+        cap *= 2;
+    char *t = realloc(c->tmp, cap);
+    if (!t)
+        return 0;
+    c->tmp = t;
+    c->tmpcap = cap;
+    return 1;
+}
+
+static int hexval(char h)
+{
+    return h >= '0' && h <= '9' ? h - '0' : h >= 'a' && h <= 'f' ? h - 'a' + 10 : -1;
+}
+
+/* After the opening quote: *s, *n the string's bytes (into the input, or c->tmp when it
+ * held escapes); 0 when not canonical. */
+static int fast_string(fast *c, const char **s, size_t *n, int escapes_ok)
+{
+    const unsigned char *p = (const unsigned char *)c->p, *end = (const unsigned char *)c->end;
+    const unsigned char *start = p;
+    size_t o = 0;
+    int esc = 0;
+
+    for (;;) {
+        if (p == end)
+            return 0;
+        unsigned char ch = *p;
+        if (ch == '"')
+            break;
+        if (ch == '\\') {
+            unsigned char d = 0;
+            if (!escapes_ok || end - p < 2)
+                return 0;
+            if (!esc) { /* copy what came before */
+                if (!fast_tmp(c, (size_t)(end - start)))
+                    return 0;
+                o = (size_t)(p - start);
+                memcpy(c->tmp, start, o);
+                esc = 1;
+            }
+            switch (p[1]) {
+            case '"': d = '"'; break;
+            case '\\': d = '\\'; break;
+            case 'b': d = '\b'; break;
+            case 'f': d = '\f'; break;
+            case 'n': d = '\n'; break;
+            case 'r': d = '\r'; break;
+            case 't': d = '\t'; break;
+            case 'u':
+                /* JCS writes \u00xx (lowercase) for the controls without a short form */
+                if (end - p < 6 || p[2] != '0' || p[3] != '0' || hexval((char)p[4]) < 0 ||
+                    hexval((char)p[4]) > 1 || hexval((char)p[5]) < 0)
+                    return 0;
+                d = (unsigned char)(hexval((char)p[4]) << 4 | hexval((char)p[5]));
+                if (d == 0 || d == '\b' || d == '\f' || d == '\n' || d == '\r' || d == '\t')
+                    return 0;
+                c->tmp[o++] = (char)d;
+                p += 6;
+                continue;
+            default:
+                return 0;
+            }
+            c->tmp[o++] = (char)d;
+            p += 2;
+            continue;
+        }
+        if (ch < 0x20)
+            return 0;
+        size_t k = ch < 0x80 ? 1 : bxs_utf8_seq(p, (size_t)(end - p));
+        if (!k)
+            return 0;
+        if (esc) {
+            memcpy(c->tmp + o, p, k);
+            o += k;
+        }
+        p += k;
+    }
+    *s = esc ? c->tmp : (const char *)start;
+    *n = esc ? o : (size_t)(p - start);
+    c->p = (const char *)p + 1;
+    return 1;
+}
+
+static json_t *fast_integer(fast *c)
+{
+    const char *p = c->p;
+    int neg = 0, digits = 0;
+    json_int_t v = 0;
+
+    if (*p == '-') {
+        neg = 1;
+        p++;
+    }
+    if (p == c->end)
+        return NULL;
+    if (*p == '0') {
+        p++;
+        if (neg)
+            return NULL; /* -0 is written 0 */
+    } else {
+        for (; p < c->end && *p >= '0' && *p <= '9'; p++) {
+            if (++digits > 16)
+                return NULL;
+            v = v * 10 + (*p - '0');
+        }
+        if (!digits)
+            return NULL;
+    }
+    if (p < c->end && ((*p >= '0' && *p <= '9') || *p == '.' || *p == 'e' || *p == 'E'))
+        return NULL;
+    if (neg)
+        v = -v;
+    if (!bx_json_int_ok(v))
+        return NULL;
+    c->p = p;
+    return json_integer(v);
+}
+
+static int fast_literal(fast *c, const char *word, size_t n)
+{
+    if ((size_t)(c->end - c->p) < n || memcmp(c->p, word, n) != 0)
+        return 0;
+    c->p += n;
+    return 1;
+}
+
+static int ascii_upper_in(const char *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (s[i] >= 'A' && s[i] <= 'Z')
+            return 1;
+    return 0;
+}
+
+/* Members in strictly increasing UTF-16 order; keys without escapes (they stay in the
+ * input, where the previous key is compared and the case check finds them). */
+static json_t *fast_object(fast *c, int depth, int capture)
+{
+    skey stack[STRICT_STACK_KEYS], *keys = stack;
+    size_t n = 0, cap = STRICT_STACK_KEYS;
+    int upper = 0;
+    json_t *obj = json_object();
+
+    if (!obj)
+        return NULL;
+    c->p++;
+    if (c->p < c->end && *c->p == '}') {
+        c->p++;
+        return obj;
+    }
+    for (;;) {
+        const char *k;
+        size_t klen;
+        if (c->p == c->end || *c->p != '"')
+            goto fail;
+        c->p++;
+        if (!fast_string(c, &k, &klen, 0) || c->p == c->end || *c->p != ':')
+            goto fail;
+        c->p++;
+        if (n && bxs_utf16_cmp(keys[n - 1].key, keys[n - 1].len, k, klen) >= 0)
+            goto fail;
+        if (n == cap) {
+            skey *grown = malloc(2 * cap * sizeof *grown);
+            if (!grown)
+                goto fail;
+            memcpy(grown, keys, n * sizeof *keys);
+            if (keys != stack)
+                free(keys);
+            keys = grown;
+            cap *= 2;
+        }
+        keys[n].key = k;
+        keys[n].len = klen;
+        n++;
+        upper |= ascii_upper_in(k, klen);
+
+        int sub = depth == 0 && c->cap && c->cap->parent && strlen(c->cap->parent) == klen &&
+                  memcmp(c->cap->parent, k, klen) == 0;
+        const char *vstart = c->p;
+        json_t *v = fast_value(c, depth + 1, sub);
+        if (!v || json_object_setn_new_nocheck(obj, k, klen, v) != 0)
+            goto fail;
+        if (capture) {
+            for (size_t i = 0; i < c->cap->n; i++)
+                if (strlen(c->cap->names[i]) == klen && memcmp(c->cap->names[i], k, klen) == 0) {
+                    c->cap->spans[i].s = vstart;
+                    c->cap->spans[i].len = (size_t)(c->p - vstart);
+                }
+        }
+        if (c->p < c->end && *c->p == ',') {
+            c->p++;
+            continue;
+        }
+        if (c->p < c->end && *c->p == '}') {
+            c->p++;
+            break;
+        }
+        goto fail;
+    }
+    /* keys equal but for ASCII case: one of the two holds an upper-case letter */
+    for (size_t i = 0; upper && i < n; i++)
+        for (size_t j = i + 1; j < n; j++)
+            if (keys[i].len == keys[j].len &&
+                casecmp_n(keys[i].key, keys[i].len, keys[j].key, keys[j].len) == 0)
+                goto fail;
+    if (keys != stack)
+        free(keys);
+    if (capture)
+        c->cap->found = 1;
+    return obj;
+fail:
+    if (keys != stack)
+        free(keys);
+    json_decref(obj);
+    return NULL;
+}
+
+static json_t *fast_array(fast *c, int depth)
+{
+    json_t *arr = json_array();
+
+    if (!arr)
+        return NULL;
+    c->p++;
+    if (c->p < c->end && *c->p == ']') {
+        c->p++;
+        return arr;
+    }
+    for (;;) {
+        json_t *v = fast_value(c, depth + 1, 0);
+        if (!v || json_array_append_new(arr, v) != 0)
+            goto fail;
+        if (c->p < c->end && *c->p == ',') {
+            c->p++;
+            continue;
+        }
+        if (c->p < c->end && *c->p == ']') {
+            c->p++;
+            return arr;
+        }
+        goto fail;
+    }
+fail:
+    json_decref(arr);
+    return NULL;
+}
+
+static json_t *fast_value(fast *c, int depth, int capture)
+{
+    const char *s;
+    size_t n;
+
+    if (c->p == c->end || depth > FAST_MAX_DEPTH)
+        return NULL;
+    switch (*c->p) {
+    case '{':
+        return fast_object(c, depth, capture);
+    case '[':
+        return fast_array(c, depth);
+    case '"':
+        c->p++;
+        return fast_string(c, &s, &n, 1) ? json_stringn_nocheck(s, n) : NULL;
+    case 't':
+        return fast_literal(c, "true", 4) ? json_true() : NULL;
+    case 'f':
+        return fast_literal(c, "false", 5) ? json_false() : NULL;
+    case 'n':
+        return fast_literal(c, "null", 4) ? json_null() : NULL;
+    default:
+        return (*c->p == '-' || (*c->p >= '0' && *c->p <= '9')) ? fast_integer(c) : NULL;
+    }
+}
+
+/* 0 with *out when buf is a canonical object; -1 when the strict path must decide. */
+static int parse_canonical(const char *buf, size_t len, json_t **out, bxs_capture *cap)
+{
+    fast c = {.p = buf, .end = buf + len, .cap = cap};
+    json_t *v = NULL;
+
+    if (cap) {
+        cap->found = 0;
+        for (size_t i = 0; i < cap->n; i++)
+            cap->spans[i].s = NULL;
+    }
+    if (len && *buf == '{')
+        v = fast_value(&c, 0, 0);
+    free(c.tmp);
+    if (v && c.p == c.end) {
+        *out = v;
+        return 0;
+    }
+    json_decref(v);
+    if (cap)
+        cap->found = 0;
+    return -1;
+}
+
+static int parse_strict(const char *buf, size_t len, int want_object, int require_jcs,
+                        json_t **out, bx_error *err);
+
+int bxs_json_parse_jcs(const char *buf, size_t len, bxs_capture *cap, json_t **out,
+                       bx_error *err)
+{
+    if (parse_canonical(buf, len, out, cap) == 0)
+        return 0;
+    return parse_strict(buf, len, 1, 1, out, err);
+}
+
 int bx_json_parse_strict(const char *buf, size_t len, int want_object, int require_jcs,
                          json_t **out, bx_error *err)
+{
+    if (want_object && require_jcs && parse_canonical(buf, len, out, NULL) == 0)
+        return 0;
+    return parse_strict(buf, len, want_object, require_jcs, out, err);
+}
+
+static int parse_strict(const char *buf, size_t len, int want_object, int require_jcs,
+                        json_t **out, bx_error *err)
 {
     json_error_t je;
     size_t flags = JSON_REJECT_DUPLICATES | (want_object ? 0 : JSON_DECODE_ANY);

@@ -1,5 +1,6 @@
 #include "bx_schema_int.h"
 
+#include <pthread.h>
 #include <string.h>
 
 int bx_predicate_inputs_sha256(const json_t *predicate, char out[65], bx_error *err)
@@ -15,6 +16,51 @@ int bx_predicate_inputs_sha256(const json_t *predicate, char out[65], bx_error *
     }
     rc = bx_jcs_sha256_hex(in, out, err);
     json_decref(in);
+    return rc;
+}
+
+static EVP_MD *sha256_md;
+
+static void sha256_fetch(void)
+{
+    sha256_md = EVP_MD_fetch(NULL, "SHA256", NULL);
+}
+
+/* The JCS of {containment, image, requested, session} from the JCS of each value. */
+static int inputs_from_spans(const bxs_span *v, char out[65])
+{
+    static const char *const head[] = {"{\"containment\":", ",\"image\":", ",\"requested\":",
+                                       ",\"session\":"};
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    unsigned char md[32];
+    unsigned int mdlen = 0;
+    int ok;
+    EVP_MD_CTX *ctx = EVP_MD_CTX_new();
+
+    pthread_once(&once, sha256_fetch);
+    ok = ctx && EVP_DigestInit_ex(ctx, sha256_md ? sha256_md : EVP_sha256(), NULL) == 1;
+    for (size_t i = 0; ok && i < 4; i++)
+        ok = EVP_DigestUpdate(ctx, head[i], strlen(head[i])) == 1 &&
+             (v[i].s ? EVP_DigestUpdate(ctx, v[i].s, v[i].len) : EVP_DigestUpdate(ctx, "null", 4)) ==
+                 1;
+    ok = ok && EVP_DigestUpdate(ctx, "}", 1) == 1 && EVP_DigestFinal_ex(ctx, md, &mdlen) == 1 &&
+         mdlen == 32;
+    EVP_MD_CTX_free(ctx);
+    if (ok)
+        bx_hex_encode(md, 32, out);
+    return ok ? 0 : -1;
+}
+
+int bx_statement_parse(const char *buf, size_t len, json_t **out, char inputs[65], bx_error *err)
+{
+    static const char *const names[] = {"containment", "image", "requested", "session"};
+    bxs_span spans[4];
+    bxs_capture cap = {.parent = "predicate", .names = names, .n = 4, .spans = spans};
+    int rc = bxs_json_parse_jcs(buf, len, &cap, out, err);
+
+    inputs[0] = '\0';
+    if (rc == 0 && cap.found && inputs_from_spans(spans, inputs) != 0)
+        inputs[0] = '\0';
     return rc;
 }
 

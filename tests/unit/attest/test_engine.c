@@ -9,6 +9,8 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/un.h>
+#include <netinet/in.h>
+#include <arpa/inet.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -196,14 +198,93 @@ static pid_t fake_engine(const char *sock)
     return pid;
 }
 
+/* The same fake engine on 127.0.0.1 (a plain tcp:// engine); *port receives its port. */
+static pid_t fake_engine_tcp(int *port)
+{
+    struct sockaddr_in sa = {.sin_family = AF_INET};
+    socklen_t len = sizeof sa;
+    int s = socket(AF_INET, SOCK_STREAM, 0);
+    pid_t pid;
+
+    sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    if (s < 0 || bind(s, (struct sockaddr *)&sa, sizeof sa) != 0 || listen(s, 8) != 0 ||
+        getsockname(s, (struct sockaddr *)&sa, &len) != 0)
+        return -1;
+    *port = ntohs(sa.sin_port);
+    pid = fork();
+    if (pid == 0) {
+        signal(SIGPIPE, SIG_IGN);
+        for (;;) {
+            int c = accept(s, NULL, NULL);
+            if (c < 0)
+                _exit(0);
+            serve_conn(c);
+            close(c);
+        }
+    }
+    close(s);
+    return pid;
+}
+
+static void tcp_fake(void)
+{
+    char url[64];
+    bx_engine *eng = NULL;
+    json_t *j = NULL;
+    bx_error e;
+    int port = 0;
+    pid_t pid = fake_engine_tcp(&port);
+
+    if (!ok(pid > 0, "fake tcp engine started"))
+        return;
+    snprintf(url, sizeof url, "tcp://127.0.0.1:%d", port);
+    ok_err(bx_engine_open_ex(url, BX_ENGINE_INSECURE, &eng, &e), &e, "open %s insecure", url);
+    if (eng) {
+        char peer[65];
+        ok_err(bx_engine_get(eng, "/version", &j, NULL, NULL, &e), &e, "tcp: GET /version");
+        json_decref(j);
+        j = NULL;
+        ok_err(bx_engine_get(eng, "/info", &j, NULL, NULL, &e), &e, "tcp: GET /info");
+        json_decref(j);
+        j = NULL;
+        ok_err(bx_engine_get(eng, "/count", &j, NULL, NULL, &e), &e, "tcp: GET /count");
+        is_int(json_integer_value(json_object_get(j, "connections")), 1,
+               "tcp: one connection reused");
+        ok(bx_engine_tls_peer_sha256(eng, peer) == NULL, "no TLS: no peer certificate");
+        json_decref(j);
+    }
+    bx_engine_close(eng);
+    kill(pid, SIGKILL);
+    waitpid(pid, NULL, 0);
+}
+
 static void endpoints(void)
 {
     bx_engine *eng = NULL;
     bx_error e;
 
+    unsetenv("DOCKER_TLS_VERIFY");
     int rc = bx_engine_open("tcp://127.0.0.1:2376", &eng, &e);
-    ok(rc == BX_EUNSUPPORTED && !eng && strstr(e.msg, "only unix://"),
-       "tcp:// refused for now (%s)", e.msg);
+    ok(rc == BX_ECONFIG && !eng && strstr(e.msg, "plain tcp:// engine refused"),
+       "plain tcp:// refused without DOCKER_TLS_VERIFY (%s)", e.msg);
+    ok_err(bx_engine_open_ex("tcp://127.0.0.1:2376", BX_ENGINE_INSECURE, &eng, &e), &e,
+           "plain tcp:// allowed with BX_ENGINE_INSECURE");
+    if (eng)
+        ok(bx_engine_is_remote(eng) && !bx_engine_socket(eng), "a tcp:// engine is remote");
+    bx_engine_close(eng);
+    eng = NULL;
+    static const char *const bad[] = {"tcp://",        "tcp://host",     "tcp://:2376", "tcp://h:0",
+                                      "tcp://h:70000", "tcp://h:1/path", "tcp://u@h:1"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        ok(bx_engine_open_ex(bad[i], BX_ENGINE_INSECURE, &eng, &e) == BX_ECONFIG && !eng,
+           "%s refused (%s)", bad[i], e.msg);
+    setenv("DOCKER_TLS_VERIFY", "1", 1);
+    setenv("DOCKER_CERT_PATH", "/nonexistent-boxcert-certs", 1);
+    rc = bx_engine_open("tcp://127.0.0.1:2376", &eng, &e);
+    ok(rc == BX_ECONFIG && !eng && strstr(e.where, "ca.pem"),
+       "DOCKER_TLS_VERIFY with no certificates: BX_ECONFIG naming ca.pem (%s: %s)", e.where, e.msg);
+    unsetenv("DOCKER_TLS_VERIFY");
+    unsetenv("DOCKER_CERT_PATH");
     ok(bx_engine_open("unix://relative.sock", &eng, &e) == BX_ECONFIG, "relative socket refused");
     ok(bx_engine_open("http://localhost", &eng, &e) == BX_EUNSUPPORTED, "http:// refused");
     setenv("DOCKER_HOST", "unix:///tmp/from-env.sock", 1);
@@ -390,6 +471,7 @@ int main(void)
     negotiate();
     unreachable(dir);
     fake(dir);
+    tcp_fake();
     recheck(dir);
     rmdir(dir);
     return tap_done();

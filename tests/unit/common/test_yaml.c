@@ -118,6 +118,19 @@ static void test_json(void)
     is_int(mark(&doc, "/b/c", 1), 13, "json column");
     bx_yaml_free(&doc);
     refused("{\"a\": 1, \"a\": 2}", "t.yaml:1:10", "duplicate key 'a'", "json duplicate");
+
+    /* what jansson writes compactly (no space after ':'), with escapes */
+    text = "{\"a\":\"2\",\"b\":[false,0.5,\"\\u00e9\\n\\\"\"],\"c\":{}}";
+    ok_err(load(text, &doc, &err), &err, "compact json: loads");
+    is_str(json_string_value(json_object_get(doc.root, "a")), "2", "compact json: \"2\"");
+    is_int(bx_yaml_quoted(&doc, "/a"), 1, "compact json: \"2\" stays quoted");
+    is_int(bx_yaml_quoted(&doc, "/b/0"), 0, "compact json: false is plain");
+    is_str(json_string_value(json_array_get(json_object_get(doc.root, "b"), 1)), "0.5",
+           "compact json: a real is its text");
+    is_str(json_string_value(json_array_get(json_object_get(doc.root, "b"), 2)), "\xc3\xa9\n\"",
+           "compact json: escapes decoded");
+    ok(json_is_object(json_object_get(doc.root, "c")), "compact json: empty object");
+    bx_yaml_free(&doc);
 }
 
 static void test_refusals(void)

@@ -1,4 +1,6 @@
-/* Policy rules over a statement: one finding per policy key, null -> unknown. */
+/* Policy rules over a statement: one finding per policy key, null -> unknown. The rules of
+ * the whole language are covered case by case in fixtures/policy-eval/; these are the
+ * finer points. */
 #include "bx_policy.h"
 #include "tap.h"
 
@@ -24,8 +26,9 @@ static json_t *statement(const char *containment_json, const char *image_id, con
         printf("Bail out! containment json: %s\n", jerr.text);
         exit(1);
     }
-    return json_pack("{s:s, s:{s:o, s:{s:s?}, s:s?}}", "_type", BX_STATEMENT_TYPE, "predicate",
-                     "containment", c, "image", "id", image_id, "issuedAt", issued_at);
+    return json_pack("{s:s, s:{s:o, s:{s:s?}, s:s?, s:{s:s, s:[]}}}", "_type", BX_STATEMENT_TYPE,
+                     "predicate", "containment", c, "image", "id", image_id, "issuedAt", issued_at,
+                     "evidence", "level", "engine+kernel", "discrepancies");
 }
 
 /* Evaluate and return the one finding of rule (borrowed from *all, which the caller
@@ -41,12 +44,14 @@ static const json_t *eval_rule(const bx_policy *p, const json_t *st, const char 
     ok_err(bx_policy_eval(p, st, &ctx, *all, &err), &err, "eval for %s", rule);
     json_array_foreach(*all, i, f)
     {
-        int shaped = json_object_size(f) == 5 && json_is_string(json_object_get(f, "rule")) &&
+        const char *r = json_string_value(json_object_get(f, "rule"));
+        size_t members = r && strncmp(r, "cis.", 4) == 0 ? 6 : 5;
+        int shaped = json_object_size(f) == members && r &&
                      json_is_string(json_object_get(f, "status")) &&
                      json_object_get(f, "expected") && json_object_get(f, "observed") &&
                      json_is_string(json_object_get(f, "message"));
         if (!shaped)
-            ok(0, "finding %zu has the five members", i);
+            ok(0, "finding %zu has the five members (six with cis)", i);
         if (strcmp(json_string_value(json_object_get(f, "rule")), rule) == 0) {
             found = f;
             n++;
@@ -87,17 +92,18 @@ static void test_demo_pass(void)
     json_t *all = NULL;
     const json_t *f;
     size_t i;
-    static const char *const order[] = {"containment.network", "containment.rootfs",
+    static const char *const order[] = {"containment.network",      "containment.rootfs",
                                         "containment.capabilities", "containment.no_new_privileges",
-                                        "containment.privileged"};
+                                        "containment.privileged",   "evidence.level",
+                                        "evidence.discrepancies"};
 
     eval_rule(p, st, "containment.network", &all);
-    is_int(json_array_size(all), 5, "demo: five findings, one per key");
+    is_int(json_array_size(all), 7, "demo: one finding per key, and the evidence defaults");
     json_array_foreach(all, i, f)
     {
         is_str(json_string_value(json_object_get(f, "status")), "pass", "demo: %s passes",
                json_string_value(json_object_get(f, "rule")));
-        if (i < 5)
+        if (i < 7)
             is_str(json_string_value(json_object_get(f, "rule")), order[i], "demo: order %zu", i);
     }
     json_decref(all);
@@ -110,7 +116,11 @@ static void test_only_present_keys(void)
     bx_policy *p = policy("version: 1\n");
     json_t *st = statement("{}", NULL, NULL), *all = NULL;
     eval_rule(p, st, "none", &all);
-    is_int(json_array_size(all), 0, "no keys, no findings");
+    is_int(json_array_size(all), 2, "no keys: only the defaults' findings");
+    is_str(json_string_value(json_object_get(json_array_get(all, 0), "rule")), "evidence.level",
+           "default evidence.accept: all levels");
+    is_str(json_string_value(json_object_get(json_array_get(all, 1), "rule")),
+           "evidence.discrepancies", "default evidence.discrepancies: deny");
     json_decref(all);
     json_decref(st);
     bx_policy_free(p);
@@ -224,7 +234,7 @@ static void test_capabilities(void)
     json_decref(st);
 
     st = statement("{\"capabilities\": {\"effective\": [\"NET_RAW\"], \"permitted\": "
-                   "[\"NET_RAW\", \"SYS_ADMIN\"], \"ambient\": null, \"bounding\": null}, "
+                   "[\"NET_RAW\", \"SYS_ADMIN\"], \"ambient\": [], \"bounding\": null}, "
                    "\"noNewPrivileges\": true}",
                    NULL, NULL);
     expect(p, st, "containment.capabilities", "fail",
@@ -256,6 +266,17 @@ static void test_capabilities(void)
                    " \"noNewPrivileges\": true}",
                    NULL, NULL);
     expect(p, st, "containment.capabilities", "fail", "allowed: 41", "unknown bit never allowed");
+    json_decref(st);
+    st = statement("{\"capabilities\": {\"effective\": [], \"permitted\": [], \"ambient\": null,"
+                   " \"bounding\": []}, \"noNewPrivileges\": true}",
+                   NULL, NULL);
+    expect(p, st, "containment.capabilities", "unknown", NULL, "one set null: not observed");
+    json_decref(st);
+    st = statement("{\"capabilities\": {\"effective\": [], \"permitted\": [], \"ambient\": [],"
+                   " \"bounding\": null}, \"noNewPrivileges\": false}",
+                   NULL, NULL);
+    expect(p, st, "containment.capabilities", "unknown", NULL,
+           "bounding null while it counts (nnp off)");
     json_decref(st);
     st = statement("{\"capabilities\": {\"effective\": null, \"permitted\": null, \"ambient\": "
                    "null, \"bounding\": [\"CHOWN\"]}, \"noNewPrivileges\": false}",
@@ -333,6 +354,193 @@ static void test_age(void)
     bx_policy_free(p);
 }
 
+/* Every key of the language at once. */
+static const char *const full =
+    "version: 1\nbenchmark: cis-docker-1.6\n"
+    "certificate: {maxAge: 24h, maxCollectionDelay: 60s}\n"
+    "collector: {minVersion: 0.1.0}\n"
+    "images: {pins: [sha256:aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa], "
+    "requireCollectorPin: true}\n"
+    "source: {required: true}\n"
+    "containment:\n  network: [none]\n  publishedPorts: false\n  readOnlyRootfs: true\n"
+    "  capabilities: {allow: []}\n  noNewPrivileges: true\n  seccomp: {allow: [default]}\n"
+    "  apparmor: required\n  selinux: any\n  privileged: false\n  runtimes: [runsc]\n"
+    "  user: {nonRoot: true}\n  namespaces: {host: [user]}\n  userns: any\n"
+    "  resources: {memoryMax: 1Gi, pidsMax: 100, cpusMax: \"1.5\"}\n"
+    "  writable: [{path: /tmp, kinds: [tmpfs], maxSize: 64Mi}]\n"
+    "  forbiddenMounts: [{source: /etc, access: rw}]\n  devices: none\n"
+    "  mountPropagationShared: false\n  cgroupParentDefault: true\n  restartMaxRetries: 3\n"
+    "evidence: {accept: [engine+kernel], discrepancies: warn}\nrequested: {mustMatch: true}\n";
+
+/* Fail closed: with nothing observed, no rule passes, and CIS findings say which id. */
+static void test_nothing_observed(void)
+{
+    bx_policy *p = policy(full);
+    json_t *st = json_pack("{s:s, s:{}}", "_type", BX_STATEMENT_TYPE, "predicate"), *all = NULL;
+    const json_t *f;
+    size_t i, cis = 0;
+
+    eval_rule(p, st, "none", &all);
+    is_int(json_array_size(all), 31 + 25, "31 policy rules and 25 CIS checks");
+    json_array_foreach(all, i, f)
+    {
+        const char *rule = json_string_value(json_object_get(f, "rule"));
+        const char *status = json_string_value(json_object_get(f, "status"));
+        ok(strcmp(status, "fail") == 0 || strcmp(status, "unknown") == 0,
+           "nothing observed: %s is %s", rule, status);
+        if (strncmp(rule, "cis.", 4) == 0) {
+            cis++;
+            is_str(json_string_value(json_object_get(f, "cis")), rule + 4, "%s names its id", rule);
+        } else {
+            ok(json_object_get(f, "cis") == NULL, "%s has no cis member", rule);
+        }
+    }
+    is_int(cis, 25, "25 CIS findings");
+    json_decref(all);
+    json_decref(st);
+
+    /* the same with containment: null */
+    st = json_pack("{s:s, s:{s:n}}", "_type", BX_STATEMENT_TYPE, "predicate", "containment");
+    eval_rule(p, st, "none", &all);
+    json_array_foreach(all, i, f)
+    {
+        const char *status = json_string_value(json_object_get(f, "status"));
+        ok(strcmp(status, "fail") == 0 || strcmp(status, "unknown") == 0,
+           "containment null: %s is %s", json_string_value(json_object_get(f, "rule")), status);
+    }
+    json_decref(all);
+    json_decref(st);
+    bx_policy_free(p);
+}
+
+static json_t *with_times(const char *issued, const char *started)
+{
+    return json_pack("{s:s, s:{s:s, s:{s:s}}}", "_type", BX_STATEMENT_TYPE, "predicate", "issuedAt",
+                     issued, "session", "startedAt", started);
+}
+
+static void test_collection_delay(void)
+{
+    bx_policy *p = policy("version: 1\ncertificate: {maxCollectionDelay: 60s}\n");
+    struct {
+        const char *issued, *status, *msg;
+    } cases[] = {
+        {"2026-05-28T20:01:00Z", "pass",
+         "collected 1m after the session started; policy allows 60s"},
+        {"2026-05-28T20:01:01Z", "fail", "collected 1m1s after"},
+        {"2026-05-28T19:56:00Z", "pass", NULL}, /* within the clock skew */
+        {"2026-05-28T19:54:59Z", "fail", "issued 5m1s before the session started"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        json_t *st = with_times(cases[i].issued, "2026-05-28T20:00:00Z");
+        expect(p, st, "certificate.collection_delay", cases[i].status, cases[i].msg,
+               cases[i].issued);
+        json_decref(st);
+    }
+    json_t *st = with_times("2026-05-28T20:00:00Z", "yesterday");
+    expect(p, st, "certificate.collection_delay", "unknown", "not observed", "bad startedAt");
+    json_decref(st);
+    bx_policy_free(p);
+}
+
+static void test_collector_version(void)
+{
+    bx_policy *p = policy("version: 1\ncollector: {minVersion: 1.10.0}\n");
+    struct {
+        const char *v, *status;
+    } cases[] = {
+        {"1.10.0", "pass"},        {"1.9.9", "fail"},   {"1.10.1", "pass"},
+        {"2.0.0", "pass"},         {"1.2.0", "fail"},   {"1.10.0-rc1", "fail"},
+        {"1.10.0+build7", "pass"}, {"1.10", "unknown"}, {"v1.10.0", "unknown"},
+        {"01.10.0", "unknown"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        json_t *st = json_pack("{s:s, s:{s:{s:s, s:s}}}", "_type", BX_STATEMENT_TYPE, "predicate",
+                               "collector", "name", "boxcert", "version", cases[i].v);
+        expect(p, st, "collector.version", cases[i].status, NULL, cases[i].v);
+        json_decref(st);
+    }
+    bx_policy_free(p);
+}
+
+static void test_lsm_any_and_na(void)
+{
+    bx_policy *p = policy("version: 1\ncontainment: {apparmor: any, selinux: required}\n");
+    json_t *st = statement("{\"apparmor\": {\"available\": true, \"profile\": null}, "
+                           "\"selinux\": {\"available\": true, "
+                           "\"label\": \"system_u:system_r:spc_t:s0\"}}",
+                           NULL, NULL);
+    expect(p, st, "containment.apparmor", "pass", "policy allows any", "any: no profile passes");
+    expect(p, st, "containment.selinux", "fail", NULL, "spc_t is not confinement");
+    json_decref(st);
+    st = statement("{\"apparmor\": {\"available\": null, \"profile\": null}, "
+                   "\"selinux\": {\"available\": false, \"label\": null}}",
+                   NULL, NULL);
+    expect(p, st, "containment.apparmor", "unknown", NULL, "availability not observed");
+    expect(p, st, "containment.selinux", "n/a", NULL, "host without SELinux");
+    json_decref(st);
+    bx_policy_free(p);
+}
+
+static void test_user_from_spec(void)
+{
+    bx_policy *p = policy("version: 1\ncontainment: {user: {nonRoot: true}}\n");
+    struct {
+        const char *spec, *status;
+    } cases[] = {
+        {"1000:1000", "pass"},  {"1000", "unknown"},  {"0", "fail"},         {"root", "fail"},
+        {"", "fail"},           {"1000:0", "fail"},   {"1000:root", "fail"}, {"app", "unknown"},
+        {"app:app", "unknown"}, {":1000", "unknown"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char c[128];
+        snprintf(c, sizeof c,
+                 "{\"user\": {\"spec\": \"%s\", \"uids\": null, \"gids\": null, \"groups\": null}}",
+                 cases[i].spec);
+        json_t *st = statement(c, NULL, NULL);
+        expect(p, st, "containment.user", cases[i].status, NULL, cases[i].spec);
+        json_decref(st);
+    }
+    bx_policy_free(p);
+
+    p = policy("version: 1\ncontainment: {user: {uids: [1000, 1001]}}\n");
+    json_t *st = statement("{\"user\": {\"spec\": \"x\", \"uids\": [1000, 1001, 1000, 1000], "
+                           "\"gids\": [0, 0, 0, 0], \"groups\": [0]}}",
+                           NULL, NULL);
+    expect(p, st, "containment.user", "pass", NULL, "uids listed; gid not constrained by uids");
+    json_decref(st);
+    st = statement("{\"user\": {\"spec\": \"x\", \"uids\": [1000, 0, 1000, 1000], "
+                   "\"gids\": [1, 1, 1, 1], \"groups\": []}}",
+                   NULL, NULL);
+    expect(p, st, "containment.user", "fail", "runs as root", "saved uid 0");
+    json_decref(st);
+    bx_policy_free(p);
+}
+
+static void test_cpus(void)
+{
+    bx_policy *p = policy("version: 1\ncontainment: {resources: {cpusMax: \"0.25\"}}\n");
+    struct {
+        const char *res, *status;
+    } cases[] = {
+        {"{\"nanoCpus\": 250000000}", "pass"},
+        {"{\"nanoCpus\": 250000001}", "fail"},
+        {"{\"cpuQuota\": 25000, \"cpuPeriod\": 100000}", "pass"},
+        {"{\"cpuQuota\": 25000}", "pass"}, /* the kernel's default period, 100ms */
+        {"{\"cpuQuota\": 50000, \"cpuPeriod\": 100000, \"nanoCpus\": 200000000}", "pass"},
+        {"{\"cpuShares\": 2}", "fail"}, /* a weight, not a limit */
+        {"{}", "fail"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char c[256];
+        snprintf(c, sizeof c, "{\"resources\": %s}", cases[i].res);
+        json_t *st = statement(c, NULL, NULL);
+        expect(p, st, "containment.resources.cpus", cases[i].status, NULL, cases[i].res);
+        json_decref(st);
+    }
+    bx_policy_free(p);
+}
+
 static void test_finding_add(void)
 {
     json_t *f = json_array();
@@ -356,6 +564,12 @@ int main(void)
     test_capabilities();
     test_image();
     test_age();
+    test_nothing_observed();
+    test_collection_delay();
+    test_collector_version();
+    test_lsm_any_and_na();
+    test_user_from_spec();
+    test_cpus();
     test_finding_add();
     return tap_done();
 }

@@ -115,6 +115,53 @@ static void test_profiles(void)
     bx_policy *p = NULL;
     bx_error err;
     is_str(bx_policy_profiles[0], "strict", "strict is a profile");
+    is_str(bx_policy_profiles[1], "gvisor", "gvisor is a profile");
+    is_str(bx_policy_profiles[2], "cis-docker", "cis-docker is a profile");
+    ok(bx_policy_profiles[3] == NULL, "and no other");
+    for (size_t i = 0; bxp_profile_file_names[i]; i++) {
+        int listed = 0;
+        for (size_t j = 0; bx_policy_profiles[j]; j++)
+            listed |= strcmp(bx_policy_profiles[j], bxp_profile_file_names[i]) == 0;
+        ok(listed, "policy/profiles/%s.yaml is a listed profile", bxp_profile_file_names[i]);
+    }
+    for (size_t i = 0; bx_policy_profiles[i]; i++) {
+        ok(bx_policy_profile_text(bx_policy_profiles[i]) != NULL, "%s has text",
+           bx_policy_profiles[i]);
+        ok_err(bx_policy_load(bx_policy_profiles[i], &p, &err), &err, "%s loads",
+               bx_policy_profiles[i]);
+        bx_policy_free(p);
+        p = NULL;
+    }
+    ok_err(bx_policy_load("gvisor", &p, &err), &err, "gvisor");
+    if (p) {
+        is_str(json_string_value(json_array_get(eff(p, "containment.runtimes"), 0)), "runsc",
+               "gvisor: runsc");
+        is_int(json_array_size(eff(p, "containment.runtimes")), 1, "gvisor: runsc only");
+        ok(json_is_true(eff(p, "containment.readOnlyRootfs")), "gvisor: strict's keys kept");
+        is_int(json_array_size(eff(p, "evidence.accept")), 1, "gvisor: one level accepted");
+        is_str(json_string_value(json_array_get(eff(p, "evidence.accept"), 0)), "engine+runtime",
+               "gvisor: engine+runtime");
+        is_str(json_string_value(eff(p, "extends")), "strict", "gvisor extends strict");
+    }
+    bx_policy_free(p);
+    p = NULL;
+    ok_err(bx_policy_load("cis-docker", &p, &err), &err, "cis-docker");
+    if (p) {
+        is_str(json_string_value(eff(p, "benchmark")), "cis-docker-1.6", "cis-docker: benchmark");
+        ok(eff(p, "containment") == NULL, "cis-docker: nothing else");
+    }
+    bx_policy_free(p);
+    p = NULL;
+    ok_err(
+        load_text("version: 1\nextends: gvisor\ncontainment: {user: {nonRoot: true}}\n", &p, &err),
+        &err, "extends gvisor (which extends strict)");
+    if (p) {
+        ok(json_is_true(eff(p, "containment.user.nonRoot")), "own key");
+        is_str(json_string_value(eff(p, "extends")), "gvisor", "extends as written");
+        ok(eff(p, "containment.runtimes") && eff(p, "containment.writable"), "both profiles' keys");
+    }
+    bx_policy_free(p);
+    p = NULL;
     ok(bx_policy_profile_text("strict") != NULL, "strict has text");
     ok(bx_policy_profile_text("nope") == NULL, "unknown profile has none");
     ok(bx_policy_profile_text(NULL) == NULL, "NULL name has none");
@@ -201,12 +248,12 @@ static void test_types(void)
             "containment.network[0]: expected one line", "newline in a string");
     refused("version: 1\ncontainment:\n  netwrk: [none]\n", "3:3: unknown key 'netwrk'",
             "unknown key");
-    refused("version: 1\ncontainment:\n  network: [none]\n  seccomp: {allow: [default]}\n",
-            "4:3: unknown key 'seccomp'", "key of a later part of the language");
+    refused("version: 1\ncontainment:\n  network: [none]\n  sekcomp: {allow: [default]}\n",
+            "4:3: unknown key 'sekcomp'", "misspelt key");
     refused("version: 1\nbenchmark: cis-docker-1.5\n",
             "2:12: benchmark: \"cis-docker-1.5\" is not one of: cis-docker-1.6", "benchmark");
-    refused("version: 1\nextends: lax\n", "2:10: extends: \"lax\" is not one of: strict",
-            "extends unknown");
+    refused("version: 1\nextends: lax\n",
+            "2:10: extends: \"lax\" is not one of: strict, gvisor, cis-docker", "extends unknown");
     refused("version: 2\n", "1:10: version: unsupported policy version 2", "version 2");
     refused("containment: {privileged: false}\n", "policy.yaml:1:1: missing key 'version'",
             "no version");
@@ -232,6 +279,238 @@ static void test_types(void)
     ok(bxp_size_parse("1Ti", &b) != 0, "size Ti refused");
     ok(bxp_size_parse("01Ki", &b) != 0, "size leading zero refused");
     ok(bxp_size_parse("99999999999999Gi", &b) != 0, "size overflow refused");
+}
+
+static void test_language(void)
+{
+    bx_policy *p = NULL;
+    bx_error err;
+    const char *all = "version: 1\n"
+                      "benchmark: cis-docker-1.6\n"
+                      "certificate: {maxAge: 24h, clockSkew: 5m, maxCollectionDelay: 60s}\n"
+                      "collector: {minVersion: 0.1.0}\n"
+                      "images: {requireCollectorPin: true}\n"
+                      "source: {required: false}\n"
+                      "containment:\n"
+                      "  network: [none, internal, build-net]\n"
+                      "  publishedPorts: false\n"
+                      "  seccomp: {allow: [default, "
+                      "sha256:bb9a7d70aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa]}\n"
+                      "  apparmor: required\n"
+                      "  selinux: any\n"
+                      "  runtimes: [runsc, runc, io.containerd.runc.v2]\n"
+                      "  user: {nonRoot: true, uids: [65532, 1000]}\n"
+                      "  namespaces: {host: [user, cgroup]}\n"
+                      "  userns: remapped\n"
+                      "  resources: {memoryMax: 512Mi, pidsMax: 256, cpusMax: 0.5}\n"
+                      "  writable:\n"
+                      "    - {path: /tmp, kinds: [tmpfs], maxSize: 512Mi}\n"
+                      "    - {path: /, kinds: [rootfs]}\n"
+                      "  forbiddenMounts:\n"
+                      "    - {source: /var/run/docker.sock, access: any}\n"
+                      "    - {source: /, access: rw}\n"
+                      "  devices: none\n"
+                      "  mountPropagationShared: false\n"
+                      "  cgroupParentDefault: true\n"
+                      "  restartMaxRetries: 0\n"
+                      "evidence: {accept: [engine+kernel], discrepancies: warn}\n"
+                      "requested: {mustMatch: true}\n";
+
+    ok_err(load_text(all, &p, &err), &err, "every key of the language");
+    if (p) {
+        is_str(json_string_value(eff(p, "containment.resources.cpusMax")), "0.5",
+               "cpusMax: a plain 0.5 is the string \"0.5\"");
+        ok(json_is_integer(eff(p, "containment.resources.pidsMax")), "pidsMax is an integer");
+        is_str(json_string_value(eff(p, "containment.resources.memoryMax")), "512Mi",
+               "memoryMax kept as written");
+        ok(json_is_integer(json_array_get(eff(p, "containment.user.uids"), 0)),
+           "uids are integers");
+        ok(json_is_true(eff(p, "images.requireCollectorPin")), "requireCollectorPin is a bool");
+        ok(json_is_false(eff(p, "source.required")), "source.required is a bool");
+        is_int(json_integer_value(eff(p, "containment.restartMaxRetries")), 0,
+               "restartMaxRetries 0");
+        is_str(json_string_value(eff(p, "evidence.discrepancies")), "warn", "discrepancies warn");
+        is_int(json_array_size(eff(p, "evidence.accept")), 1, "accept as written, not defaulted");
+    }
+    bx_policy_free(p);
+    p = NULL;
+
+    refused("version: 1\ncertificate: {maxCollectionDelay: 60}\n",
+            "certificate.maxCollectionDelay: invalid duration", "delay without unit");
+    refused("version: 1\ncollector: {minVersion: 1.2}\n",
+            "2:25: collector.minVersion: invalid value \"1.2\": want a version x.y.z",
+            "short version");
+    refused("version: 1\ncollector: {minVersion: 1.2.3-rc1}\n", "want a version x.y.z",
+            "pre-release minimum");
+    refused("version: 1\nimages: {requireCollectorPin: yes}\n", "expected true or false",
+            "requireCollectorPin yes");
+    refused("version: 1\nsource: {required: 1}\n", "source.required: expected true or false",
+            "source.required 1");
+    refused(
+        "version: 1\ncontainment:\n  seccomp: {allow: [runtime/default]}\n",
+        "3:21: containment.seccomp.allow[0]: invalid value \"runtime/default\": want default or "
+        "sha256:<64 lowercase hex>",
+        "seccomp allow entry");
+    refused("version: 1\ncontainment:\n  seccomp: [default]\n",
+            "containment.seccomp: expected a mapping", "seccomp as a list");
+    refused("version: 1\ncontainment:\n  apparmor: maybe\n",
+            "3:13: containment.apparmor: \"maybe\" is not one of: required, any", "apparmor");
+    refused("version: 1\ncontainment:\n  selinux: true\n", "is not one of: required, any",
+            "selinux true");
+    refused("version: 1\ncontainment:\n  runtimes: [\"run sc\"]\n",
+            "containment.runtimes[0]: invalid value", "runtime with a space");
+    refused("version: 1\ncontainment:\n  user: {uids: [-1]}\n",
+            "containment.user.uids[0]: expected an integer", "negative uid");
+    refused("version: 1\ncontainment:\n  user: {uids: ['1000']}\n",
+            "containment.user.uids[0]: expected an integer, found quoted", "quoted uid");
+    refused("version: 1\ncontainment:\n  user: {uids: [4294967295]}\n",
+            "must be at most 4294967294", "uid -1 as unsigned");
+    refused("version: 1\ncontainment:\n  user: {nonroot: true}\n", "unknown key 'nonroot'",
+            "user key case");
+    refused("version: 1\ncontainment:\n  namespaces: {host: [mnt]}\n",
+            "containment.namespaces.host[0]: \"mnt\" is not one of: pid, ipc, uts, net, user, "
+            "cgroup",
+            "mount namespace");
+    refused("version: 1\ncontainment:\n  namespaces: {host: [pid, pid]}\n",
+            "3:28: containment.namespaces.host[1]: listed twice (as item 0)", "namespace twice");
+    refused("version: 1\ncontainment:\n  network: [none, none]\n", "listed twice", "network twice");
+    refused("version: 1\ncontainment:\n  userns: private\n", "is not one of: any, remapped",
+            "userns");
+    refused("version: 1\ncontainment:\n  resources: {memoryMax: 512M}\n",
+            "containment.resources.memoryMax: invalid size \"512M\"", "size M");
+    refused("version: 1\ncontainment:\n  resources: {pidsMax: 0}\n", "must be at least 1",
+            "pidsMax 0");
+    refused("version: 1\ncontainment:\n  resources: {cpusMax: \"0\"}\n",
+            "3:24: containment.resources.cpusMax: invalid CPU count \"0\"", "cpusMax 0");
+    refused("version: 1\ncontainment:\n  resources: {cpusMax: 1e3}\n", "invalid CPU count",
+            "cpusMax exponent");
+    refused("version: 1\ncontainment:\n  resources: {cpusMax: \"-1\"}\n", "invalid CPU count",
+            "cpusMax negative");
+    refused("version: 1\ncontainment:\n  resources: {cpusMax: [2]}\n", "cpusMax: expected a string",
+            "cpusMax list");
+    refused("version: 1\ncontainment:\n  writable: [{path: /tmp}]\n",
+            "3:14: containment.writable[0]: missing key 'kinds'", "writable without kinds");
+    refused("version: 1\ncontainment:\n  writable: [{kinds: [tmpfs]}]\n", "missing key 'path'",
+            "writable without path");
+    refused("version: 1\ncontainment:\n  writable: [{path: /tmp/, kinds: [tmpfs]}]\n",
+            "containment.writable[0].path: invalid value \"/tmp/\": want an absolute path",
+            "trailing slash");
+    refused("version: 1\ncontainment:\n  writable: [{path: tmp, kinds: [tmpfs]}]\n",
+            "want an absolute path", "relative path");
+    refused("version: 1\ncontainment:\n  writable: [{path: /a/../etc, kinds: [tmpfs]}]\n",
+            "want an absolute path", "dot-dot");
+    refused("version: 1\ncontainment:\n  writable: [{path: //tmp, kinds: [tmpfs]}]\n",
+            "want an absolute path", "double slash");
+    refused("version: 1\ncontainment:\n  writable: [{path: /tmp, kinds: [overlay]}]\n",
+            "is not one of: rootfs, tmpfs, bind, volume, engine", "unknown kind");
+    refused("version: 1\ncontainment:\n  forbiddenMounts: [{source: /etc}]\n",
+            "containment.forbiddenMounts[0]: missing key 'access'", "forbidden without access");
+    refused("version: 1\ncontainment:\n  forbiddenMounts: [{source: /etc, access: ro}]\n",
+            "is not one of: any, rw", "access ro");
+    refused("version: 1\ncontainment:\n  devices: host\n", "is not one of: none, any", "devices");
+    refused("version: 1\ncontainment:\n  restartMaxRetries: -1\n", "expected an integer",
+            "negative retries");
+    refused("version: 1\nevidence: {accept: [kernel]}\n",
+            "evidence.accept[0]: \"kernel\" is not one of: engine, engine+kernel, engine+runtime",
+            "unknown level");
+    refused("version: 1\nevidence: {discrepancies: ignore}\n", "is not one of: deny, warn",
+            "discrepancies");
+    refused("version: 1\nrequested: {mustMatch: 'true'}\n", "expected true or false, found quoted",
+            "mustMatch quoted");
+
+    int64_t n = 0;
+    long long v[4], w[4];
+    ok(bxp_cpus_parse("0.5", &n) == 0 && n == 500000000, "cpus 0.5");
+    ok(bxp_cpus_parse("2", &n) == 0 && n == 2000000000, "cpus 2");
+    ok(bxp_cpus_parse("1.25", &n) == 0 && n == 1250000000, "cpus 1.25");
+    ok(bxp_cpus_parse("0.000000001", &n) == 0 && n == 1, "cpus 1 nano");
+    ok(bxp_cpus_parse("0.0000000001", &n) != 0, "cpus beyond nano refused");
+    ok(bxp_cpus_parse("0", &n) != 0 && bxp_cpus_parse("0.0", &n) != 0, "cpus 0 refused");
+    ok(bxp_cpus_parse(".5", &n) != 0 && bxp_cpus_parse("5.", &n) != 0, "cpus .5 and 5. refused");
+    ok(bxp_cpus_parse("01", &n) != 0 && bxp_cpus_parse("+1", &n) != 0, "cpus 01 and +1 refused");
+    ok(bxp_cpus_parse("1,5", &n) != 0 && bxp_cpus_parse("", &n) != 0, "cpus 1,5 and empty refused");
+    ok(bxp_cpus_parse("99999999", &n) != 0, "cpus too many refused");
+    ok(bxp_semver_parse("0.1.0", v) == 0 && v[0] == 0 && v[1] == 1 && v[2] == 0 && !v[3],
+       "semver 0.1.0");
+    ok(bxp_semver_parse("1.2.3-rc.1+b5", w) == 0 && w[3] == 1, "semver with pre-release");
+    ok(bxp_semver_parse("1.2", v) != 0 && bxp_semver_parse("1.2.3.4", v) != 0 &&
+           bxp_semver_parse("1.02.3", v) != 0 && bxp_semver_parse("1.2.3-", v) == 0,
+       "semver shapes");
+    bxp_semver_parse("1.2.3", v);
+    ok(bxp_semver_cmp(w, v) < 0 && bxp_semver_cmp(v, w) > 0, "a pre-release sorts first");
+    bxp_semver_parse("1.10.0", w);
+    ok(bxp_semver_cmp(v, w) < 0, "1.2.3 < 1.10.0 (numbers, not strings)");
+}
+
+/* What `policy check` prints, fed back as a policy file, gives the same effective policy:
+ * JSON is YAML, typed scalars arrive plain, quoted strings stay strings. */
+static void reload(const char *what, const bx_policy *p)
+{
+    static const size_t flags[] = {JSON_INDENT(2) | JSON_SORT_KEYS, JSON_COMPACT,
+                                   JSON_INDENT(0) | JSON_ENSURE_ASCII};
+    for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++) {
+        char *text = json_dumps(p->effective, flags[i]);
+        bx_policy *q = NULL;
+        bx_error err;
+        bx_error_clear(&err);
+        ok_err(load_text(text, &q, &err), &err, "%s: effective policy reloads (format %zu)", what,
+               i);
+        ok(q && json_equal(p->effective, q->effective), "%s: the same effective policy (%zu)", what,
+           i);
+        if (q && i == 0) {
+            char *again = json_dumps(q->effective, flags[i]);
+            is_str(again, text, "%s: and prints the same", what);
+            free(again);
+        }
+        bx_policy_free(q);
+        free(text);
+    }
+}
+
+static void test_reload(void)
+{
+    bx_policy *p = NULL;
+    bx_error err;
+    for (size_t i = 0; bx_policy_profiles[i]; i++) {
+        if (bx_policy_load(bx_policy_profiles[i], &p, &err) == 0)
+            reload(bx_policy_profiles[i], p);
+        bx_policy_free(p);
+        p = NULL;
+    }
+    ok_err(bx_policy_load(BOXCERT_SOURCE_DIR "/examples/policies/demo.yaml", &p, &err), &err,
+           "demo");
+    if (p)
+        reload("demo", p);
+    bx_policy_free(p);
+    p = NULL;
+    ok_err(load_text("version: 1\nextends: gvisor\ncontainment:\n  resources: {cpusMax: \"2\"}\n"
+                     "  user: {uids: [0]}\n  restartMaxRetries: 0\n",
+                     &p, &err),
+           &err, "cpusMax \"2\"");
+    if (p) {
+        ok(json_is_string(eff(p, "containment.resources.cpusMax")), "cpusMax stays a string");
+        reload("extends gvisor", p);
+    }
+    bx_policy_free(p);
+    p = NULL;
+
+    /* JSON written by hand */
+    ok_err(
+        load_text("{\"version\": 1, \"containment\": {\"privileged\": false, \"resources\": "
+                  "{\"cpusMax\": \"0.5\", \"pidsMax\": 10}}, \"requested\": {\"mustMatch\": true}}",
+                  &p, &err),
+        &err, "JSON policy");
+    if (p) {
+        ok(json_is_false(eff(p, "containment.privileged")), "JSON false is a bool");
+        ok(json_is_integer(eff(p, "containment.resources.pidsMax")), "JSON 10 is an integer");
+        ok(json_is_true(eff(p, "requested.mustMatch")), "JSON true is a bool");
+    }
+    bx_policy_free(p);
+    p = NULL;
+    refused("{\"version\": \"1\"}", "version: expected an integer, found quoted", "JSON \"1\"");
+    refused("{\"version\": 1, \"containment\": {\"privileged\": \"false\"}}",
+            "expected true or false, found quoted", "JSON \"false\"");
+    refused("{\"version\": 1, \"version\": 1}", "duplicate key 'version'", "JSON duplicate");
 }
 
 static void test_keys(void)
@@ -374,6 +653,8 @@ int main(void)
     test_profiles();
     test_extends();
     test_types();
+    test_language();
+    test_reload();
     test_keys();
     rmdir(tmp);
     return tap_done();

@@ -40,8 +40,8 @@ static const struct {
     {"network", "{\"internal\":true}", "{\"network\":{\"mode\":\"none\",\"internal\":false}}", A,
      NULL},
     {"network", "{\"interfaces\":[\"lo\"]}", "{\"network\":{\"interfaces\":[\"lo\"]}}", A, NULL},
-    {"network", "{\"interfaces\":[\"lo\"]}", "{\"network\":{\"interfaces\":[\"eth0\",\"lo\"]}}",
-     W, "interface"},
+    {"network", "{\"interfaces\":[\"lo\"]}", "{\"network\":{\"interfaces\":[\"eth0\",\"lo\"]}}", W,
+     "interface"},
     {"network", "{\"interfaces\":[\"lo\"]}", "{\"network\":{\"interfaces\":null}}", U, NULL},
     {"network", "{\"ports\":[]}",
      "{\"network\":{\"ports\":[{\"hostIp\":\"\",\"hostPort\":80,\"containerPort\":80,\"proto\":"
@@ -63,7 +63,8 @@ static const struct {
      "[],\"bounding\":[\"CHOWN\"]}}",
      W, "beyond"},
     {"capabilities", "{\"effective\":[\"CHOWN\",\"KILL\"]}",
-     "{\"noNewPrivileges\":true,\"capabilities\":{\"effective\":[\"KILL\"],\"permitted\":[\"KILL\"],"
+     "{\"noNewPrivileges\":true,\"capabilities\":{\"effective\":[\"KILL\"],\"permitted\":[\"KILL\"]"
+     ","
      "\"ambient\":[],\"bounding\":[\"KILL\"]}}",
      A, NULL},
     {"capabilities", "{\"effective\":[\"KILL\"]}",
@@ -96,13 +97,12 @@ static const struct {
      NULL},
     {"seccomp", "\"default\"", "{\"seccomp\":{\"mode\":\"filter\",\"profile\":\"custom\"}}", W,
      "default"},
-    {"seccomp", "\"default\"",
-     "{\"seccomp\":{\"mode\":\"disabled\",\"profile\":\"unconfined\"}}", W, NULL},
+    {"seccomp", "\"default\"", "{\"seccomp\":{\"mode\":\"disabled\",\"profile\":\"unconfined\"}}",
+     W, NULL},
     {"seccomp", "{\"mode\":\"filter\"}",
      "{\"seccomp\":{\"mode\":\"filter\",\"profile\":\"custom\"}}", A, NULL},
     {"seccomp", "{\"mode\":\"filter\"}", "{\"seccomp\":{\"mode\":\"disabled\"}}", W, NULL},
-    {"seccomp",
-     "\"sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef\"",
+    {"seccomp", "\"sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef\"",
      "{\"seccomp\":{\"mode\":\"filter\",\"profile\":\"default\",\"profileSha256\":"
      "\"0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef\"}}",
      A, NULL},
@@ -113,8 +113,7 @@ static const struct {
      W, "pinned"},
     {"seccomp",
      "{\"profileSha256\":\"0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef\"}",
-     "{\"seccomp\":{\"mode\":\"filter\",\"profile\":\"default\",\"profileSha256\":null}}", U,
-     NULL},
+     "{\"seccomp\":{\"mode\":\"filter\",\"profile\":\"default\",\"profileSha256\":null}}", U, NULL},
     {"seccomp", "\"unconfined\"", "{\"seccomp\":{\"mode\":\"disabled\"}}", A, NULL},
     {"seccomp", "\"strict\"", "{\"seccomp\":{\"mode\":\"filter\"}}", U, NULL},
     /* privileged: off > on */
@@ -129,16 +128,15 @@ static const struct {
     {"runtime", "\"kata\"", "{\"runtime\":{\"name\":\"runc\"}}", W, NULL},
     {"runtime", "\"runsc\"", "{\"runtime\":{\"name\":null}}", U, NULL},
     /* user: a listed non-root uid >= any non-root uid > root */
-    {"user", "{\"nonRoot\":true}", "{\"user\":{\"spec\":\"\",\"uids\":[1000,1000,1000,1000]}}",
-     A, NULL},
+    {"user", "{\"nonRoot\":true}", "{\"user\":{\"spec\":\"\",\"uids\":[1000,1000,1000,1000]}}", A,
+     NULL},
     {"user", "{\"nonRoot\":true}", "{\"user\":{\"spec\":\"\",\"uids\":[1000,0,1000,1000]}}", W,
      "root"},
     {"user", "{\"uids\":[1000]}", "{\"user\":{\"spec\":\"\",\"uids\":[1000,1000,1000,1000]}}", A,
      NULL},
     {"user", "{\"uids\":[1000]}", "{\"user\":{\"spec\":\"\",\"uids\":[1001,1001,1001,1001]}}", W,
      "not requested"},
-    {"user", "{\"nonRoot\":true}", "{\"user\":{\"spec\":\"65532:65532\",\"uids\":null}}", A,
-     NULL},
+    {"user", "{\"nonRoot\":true}", "{\"user\":{\"spec\":\"65532:65532\",\"uids\":null}}", A, NULL},
     {"user", "{\"nonRoot\":true}", "{\"user\":{\"spec\":\"\",\"uids\":null}}", W, "root"},
     {"user", "{\"nonRoot\":true}", "{\"user\":{\"spec\":\"root\",\"uids\":null}}", W, NULL},
     {"user", "{\"nonRoot\":true}", "{\"user\":{\"spec\":\"nobody\",\"uids\":null}}", U, NULL},
@@ -168,12 +166,11 @@ static const struct {
     {"resources", "{\"pidsLimit\":null}", "{\"resources\":{\"pidsLimit\":null}}", A, NULL},
     {"resources", "{\"nanoCpus\":500000000}",
      "{\"resources\":{\"nanoCpus\":null,\"cpuQuota\":50000,\"cpuPeriod\":100000}}", A, NULL},
-    {"resources", "{\"nanoCpus\":500000000}",
-     "{\"resources\":{\"nanoCpus\":1000000000}}", W, "CPU"},
+    {"resources", "{\"nanoCpus\":500000000}", "{\"resources\":{\"nanoCpus\":1000000000}}", W,
+     "CPU"},
     {"resources", "{\"nanoCpus\":500000000}", "{\"resources\":{\"nanoCpus\":null}}", W, NULL},
     {"resources", "{\"cgroupParent\":\"\"}", "{\"resources\":{\"cgroupParent\":\"\"}}", A, NULL},
-    {"resources", "{\"cgroupParent\":\"\"}", "{\"resources\":{\"cgroupParent\":\"/x\"}}", W,
-     NULL},
+    {"resources", "{\"cgroupParent\":\"\"}", "{\"resources\":{\"cgroupParent\":\"/x\"}}", W, NULL},
     {"resources", "{\"memoryBytes\":0}", "{\"resources\":{\"memoryBytes\":1}}", U, NULL},
     /* writeSurface, mounts, devices: a subset is stronger; ro over rw */
     {"writeSurface", "[{\"path\":\"/tmp\",\"sizeBytes\":100}]",
@@ -192,8 +189,7 @@ static const struct {
     {"mounts", "[{\"destination\":\"/data\",\"readOnly\":true}]",
      "{\"mounts\":[{\"destination\":\"/data\",\"source\":\"/srv\",\"readOnly\":true}]}", A, NULL},
     {"mounts", "[{\"destination\":\"/data\",\"readOnly\":true}]",
-     "{\"mounts\":[{\"destination\":\"/data\",\"source\":\"/srv\",\"readOnly\":false}]}", W,
-     NULL},
+     "{\"mounts\":[{\"destination\":\"/data\",\"source\":\"/srv\",\"readOnly\":false}]}", W, NULL},
     {"mounts", "[{\"destination\":\"/data\",\"readOnly\":false}]",
      "{\"mounts\":[{\"destination\":\"/data\",\"source\":\"/srv\",\"readOnly\":true}]}", A, NULL},
     {"mounts", "[{\"destination\":\"/data\",\"source\":\"/var/run/x\"}]",
@@ -201,8 +197,8 @@ static const struct {
      "\"/var/run/x\",\"readOnly\":true}]}",
      A, NULL},
     {"mounts", "[]",
-     "{\"mounts\":[{\"destination\":\"/x\",\"source\":\"/run/docker.sock\",\"readOnly\":true}]}",
-     W, NULL},
+     "{\"mounts\":[{\"destination\":\"/x\",\"source\":\"/run/docker.sock\",\"readOnly\":true}]}", W,
+     NULL},
     {"devices", "{\"allowAll\":false}",
      "{\"devices\":{\"allowAll\":true,\"devices\":[],\"cgroupRules\":[]}}", W, "every device"},
     {"devices", "{\"devices\":[{\"pathOnHost\":\"/dev/fuse\",\"cgroupPermissions\":\"rwm\"}]}",
@@ -218,8 +214,7 @@ static const struct {
      "\"pathInContainer\":\"/dev/fuse\",\"cgroupPermissions\":\"rw\"}],\"cgroupRules\":[]}}",
      W, NULL},
     {"devices", "{\"cgroupRules\":[]}",
-     "{\"devices\":{\"allowAll\":false,\"devices\":[],\"cgroupRules\":[\"c 1:3 rwm\"]}}", W,
-     NULL},
+     "{\"devices\":{\"allowAll\":false,\"devices\":[],\"cgroupRules\":[\"c 1:3 rwm\"]}}", W, NULL},
     /* masked and read-only paths: a superset is stronger */
     {"maskedPaths", "[\"/proc/kcore\"]", "{\"maskedPaths\":[\"/proc/kcore\",\"/proc/keys\"]}", A,
      NULL},
@@ -262,8 +257,8 @@ static void table(void)
 static void whole(void)
 {
     json_t *req = json_loads("{\"rootfs\":{\"readOnly\":true},\"network\":\"none\"}", 0, NULL);
-    json_t *good = json_loads("{\"rootfs\":{\"readOnly\":true},\"network\":{\"mode\":\"none\"}}",
-                              0, NULL);
+    json_t *good =
+        json_loads("{\"rootfs\":{\"readOnly\":true},\"network\":{\"mode\":\"none\"}}", 0, NULL);
     json_t *bad =
         json_loads("{\"rootfs\":{\"readOnly\":true},\"network\":{\"mode\":\"bridge\"}}", 0, NULL);
     const char *field = NULL;
@@ -303,8 +298,8 @@ static void weaker(void)
     json_decref(n1);
     json_decref(n2);
 
-    json_t *caps = json_pack("{s:[s],s:[],s:[],s:[s]}", "effective", "KILL", "permitted",
-                             "ambient", "bounding", "CHOWN");
+    json_t *caps = json_pack("{s:[s],s:[],s:[],s:[s]}", "effective", "KILL", "permitted", "ambient",
+                             "bounding", "CHOWN");
     json_t *held = bx_caps_held(caps, json_true());
     ok(held && json_array_size(held) == 1, "held with nnp: effective, permitted, ambient");
     json_decref(held);

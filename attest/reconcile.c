@@ -1,0 +1,750 @@
+/* Which source wins (certificate.md section 3): each field is recorded from the most
+ * authoritative source that says something about it, the kernel, then the runtime's
+ * actual arguments, then the task's OCI spec, then the engine; every disagreement between
+ * sources that say something is an evidence.discrepancies entry.
+ *
+ * What counts as a disagreement, field by field, where the sources do not speak of the
+ * same thing in the same terms:
+ * - capabilities: the bounding sets are compared (the engine's computed set is what root
+ *   would hold; a non-root process holds none of it in effective and permitted, which is
+ *   not a disagreement); the recorded sets are the winning source's, add/drop stay the
+ *   engine's (as configured).
+ * - namespaces: the engine's mode read as the host's or not ("host" is the host's; a
+ *   user namespace of mode "default" is the host's unless the daemon remaps), against the
+ *   kernel's comparison of namespace inodes with the engine daemon's.
+ * - resources: the kernel's defaults for what the engine leaves unset are not limits
+ *   (cpu.shares 1024, cpu.weight 100, cpu.cfs_period_us without a quota); a CPU limit set
+ *   with --cpus is compared as nano-CPUs (quota * 1e9 / period), one set with --cpu-quota
+ *   as quota and period.
+ * - writeSurface: the set of paths, and the sizes where both sources know one.
+ * - user: the ids the spec sets against the kernel's (uids, gids). */
+#include "bx_attest_int.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+enum { S_ENGINE, S_SPEC, S_RUNTIME, S_KERNEL, S_COUNT };
+static const char *const source_names[S_COUNT] = {"engine", "spec", "runtime", "kernel"};
+static const char *const reasons[S_COUNT] = {"engine", "OCI spec", "runtime argument", "kernel"};
+
+typedef struct {
+    json_t *c;    /* the containment being reconciled (the predicate's) */
+    json_t *disc; /* new discrepancies */
+    json_t *sources;
+    const bxa_views *v;
+    bx_error *err;
+    int failed;
+} rctx;
+
+typedef int (*same_fn)(const json_t *a, const json_t *b);
+
+static int same_json(const json_t *a, const json_t *b)
+{
+    return json_equal((json_t *)a, (json_t *)b);
+}
+
+static int same_bounding(const json_t *a, const json_t *b)
+{
+    return json_equal(json_object_get(a, "bounding"), json_object_get(b, "bounding"));
+}
+
+static const json_t *view_member(const json_t *view, const char *a, const char *b)
+{
+    const json_t *x = json_object_get(view, a);
+    return b ? (json_is_object(x) ? json_object_get(x, b) : NULL) : x;
+}
+
+static void source(rctx *x, const char *field, int s)
+{
+    if (x->sources)
+        json_object_set_new(x->sources, field, json_string(source_names[s]));
+}
+
+static void note(rctx *x, const char *field, json_t *values[S_COUNT], const json_t *recorded,
+                 const char *reason)
+{
+    json_t *e = json_pack("{s:s,s:{s:O,s:O,s:O,s:O},s:O,s:s}", "field", field, "values", "engine",
+                          values[S_ENGINE] ? values[S_ENGINE] : json_null(), "spec",
+                          values[S_SPEC] ? values[S_SPEC] : json_null(), "runtime",
+                          values[S_RUNTIME] ? values[S_RUNTIME] : json_null(), "kernel",
+                          values[S_KERNEL] ? values[S_KERNEL] : json_null(), "recorded",
+                          recorded ? recorded : json_null(), "reason", reason);
+    if (!e || json_array_append_new(x->disc, e) != 0)
+        x->failed = 1;
+}
+
+/* The recorded value among cand (NULL: the source says nothing; null: it cannot vouch),
+ * the highest standing first; *won the source recorded. A discrepancy when two sources
+ * that say something (not null) disagree by same (compared through cmp_of when given). */
+static const json_t *pick(rctx *x, const char *field, const json_t *cand[S_COUNT], same_fn same,
+                          const json_t *(*cmp_of)(const json_t *), int *won)
+{
+    const json_t *rec = NULL;
+    int s, agree = 1, first = -1;
+
+    *won = S_ENGINE;
+    for (s = S_COUNT - 1; s >= 0; s--) {
+        if (cand[s]) {
+            rec = cand[s];
+            *won = s;
+            break;
+        }
+    }
+    for (s = 0; s < S_COUNT; s++) {
+        if (!cand[s] || json_is_null(cand[s]))
+            continue;
+        if (first < 0)
+            first = s;
+        else if (!same(cand[first], cand[s]))
+            agree = 0;
+    }
+    if (!agree) {
+        json_t *vals[S_COUNT];
+        for (s = 0; s < S_COUNT; s++)
+            vals[s] = cand[s] ? (cmp_of ? (json_t *)cmp_of(cand[s]) : (json_t *)cand[s]) : NULL;
+        note(x, field, vals, rec ? (cmp_of ? cmp_of(rec) : rec) : NULL, reasons[*won]);
+    }
+    return rec;
+}
+
+/* Replace member key of obj by a copy of v. */
+static void put(rctx *x, json_t *obj, const char *key, const json_t *v)
+{
+    if (!json_is_object(obj))
+        return;
+    if (json_object_set_new(obj, key, v ? json_deep_copy(v) : json_null()) != 0)
+        x->failed = 1;
+}
+
+/* A plain field: containment.<a>[.<b>] from every view. */
+static void plain(rctx *x, const char *a, const char *b, const char *label)
+{
+    json_t *parent = b ? json_object_get(x->c, a) : x->c;
+    const char *key = b ? b : a;
+    const json_t *cand[S_COUNT] = {
+        json_object_get(parent, key),
+        view_member(x->v->spec, a, b),
+        view_member(x->v->runtime, a, b),
+        view_member(x->v->kernel, a, b),
+    };
+    char field[96];
+    int won;
+    const json_t *rec;
+
+    if (b && !json_is_object(parent))
+        return;
+    snprintf(field, sizeof field, "containment.%s%s%s", a, b ? "." : "", b ? b : "");
+    rec = pick(x, field, cand, same_json, NULL, &won);
+    if (won != S_ENGINE)
+        put(x, parent, key, rec);
+    source(x, label, won);
+}
+
+/* ---- network -------------------------------------------------------------------------- */
+
+static void network(rctx *x)
+{
+    json_t *net = json_object_get(x->c, "network");
+    const json_t *kns = view_member(x->v->kernel, "namespaces", "net");
+    const json_t *rt_mode = view_member(x->v->runtime, "network", "mode");
+    json_t *khost = json_is_string(kns) && strcmp(json_string_value(kns), "host") == 0
+                        ? json_string("host")
+                        : NULL;
+    const json_t *cand[S_COUNT] = {json_object_get(net, "mode"), NULL, rt_mode, khost};
+    const json_t *rec, *ifs;
+    int won;
+
+    if (!json_is_object(net)) {
+        json_decref(khost);
+        return;
+    }
+    rec = pick(x, "containment.network.mode", cand, same_json, NULL, &won);
+    if (won != S_ENGINE) {
+        const char *m = json_string_value(rec);
+        put(x, net, "mode", rec);
+        /* none and host have no network of their own to be internal */
+        if (!m || strcmp(m, "none") == 0 || strcmp(m, "host") == 0)
+            put(x, net, "internal", m ? json_false() : NULL);
+    }
+    source(x, "network.mode", won);
+    json_decref(khost);
+    if ((ifs = view_member(x->v->runtime, "network", "interfaces")) ||
+        (ifs = view_member(x->v->kernel, "network", "interfaces"))) {
+        put(x, net, "interfaces", ifs);
+        source(x, "network.interfaces",
+               view_member(x->v->runtime, "network", "interfaces") ? S_RUNTIME : S_KERNEL);
+    }
+}
+
+/* ---- capabilities ----------------------------------------------------------------------- */
+
+static const json_t *bounding_of(const json_t *caps)
+{
+    return json_object_get(caps, "bounding");
+}
+
+static void capabilities(rctx *x)
+{
+    json_t *caps = json_object_get(x->c, "capabilities");
+    const json_t *cand[S_COUNT] = {caps, json_object_get(x->v->spec, "capabilities"),
+                                   json_object_get(x->v->runtime, "capabilities"),
+                                   json_object_get(x->v->kernel, "capabilities")};
+    static const char *const sets[] = {"effective", "permitted", "inheritable", "ambient",
+                                       "bounding"};
+    const json_t *rec;
+    int won;
+
+    if (!json_is_object(caps))
+        return;
+    rec = pick(x, "containment.capabilities.bounding", cand, same_bounding, bounding_of, &won);
+    if (won != S_ENGINE)
+        for (size_t i = 0; i < 5; i++)
+            put(x, caps, sets[i], json_is_object(rec) ? json_object_get(rec, sets[i]) : NULL);
+    source(x, "capabilities", won);
+}
+
+/* ---- seccomp, user ---------------------------------------------------------------------- */
+
+static void seccomp(rctx *x)
+{
+    json_t *sc = json_object_get(x->c, "seccomp");
+    const json_t *spec_hash = view_member(x->v->spec, "seccomp", "profileSha256");
+    const json_t *rt = json_object_get(x->v->runtime, "seccomp");
+    const char *mode;
+
+    plain(x, "seccomp", "mode", "seccomp.mode");
+    if (!json_is_object(sc))
+        return;
+    mode = json_string_value(json_object_get(sc, "mode"));
+    /* the profile's hash is the spec's, when a filter is in force */
+    if (json_is_object(rt) && json_object_get(rt, "profileSha256"))
+        spec_hash = json_object_get(rt, "profileSha256");
+    if (x->v->spec || x->v->runtime) {
+        put(x, sc, "profileSha256", mode && strcmp(mode, "filter") == 0 ? spec_hash : NULL);
+        source(x, "seccomp.profileSha256", x->v->runtime ? S_RUNTIME : S_SPEC);
+    }
+}
+
+static void user(rctx *x)
+{
+    json_t *u = json_object_get(x->c, "user");
+    static const char *const ids[] = {"uids", "gids"};
+
+    if (!json_is_object(u))
+        return;
+    for (size_t i = 0; i < 2; i++) {
+        const json_t *cand[S_COUNT] = {NULL, view_member(x->v->spec, "user", ids[i]),
+                                       view_member(x->v->runtime, "user", ids[i]),
+                                       view_member(x->v->kernel, "user", ids[i])};
+        char field[48];
+        int won;
+        const json_t *rec;
+        snprintf(field, sizeof field, "containment.user.%s", ids[i]);
+        rec = pick(x, field, cand, same_json, NULL, &won);
+        if (won != S_ENGINE)
+            put(x, u, ids[i], rec);
+        if (i == 0)
+            source(x, "user.ids", won);
+    }
+    {
+        const json_t *cand[S_COUNT] = {NULL, view_member(x->v->spec, "user", "groups"),
+                                       view_member(x->v->runtime, "user", "groups"),
+                                       view_member(x->v->kernel, "user", "groups")};
+        int s;
+        for (s = S_COUNT - 1; s > 0 && !cand[s]; s--)
+            ;
+        if (s > 0)
+            put(x, u, "groups", cand[s]);
+    }
+}
+
+/* ---- namespaces -------------------------------------------------------------------------- */
+
+/* The engine's mode as the host's ("host") or not ("private"). */
+static const char *engine_ns(const char *name, const char *mode)
+{
+    if (!mode)
+        return NULL;
+    if (strcmp(mode, "host") == 0)
+        return "host";
+    if (strcmp(name, "user") == 0)
+        return strcmp(mode, "remapped") == 0 || strcmp(mode, "private") == 0 ? "private" : "host";
+    return "private";
+}
+
+static void namespaces(rctx *x)
+{
+    static const char *const names[] = {"pid", "ipc", "uts", "net", "user", "cgroup"};
+    json_t *ns = json_object_get(x->c, "namespaces");
+
+    if (!json_is_object(ns))
+        return;
+    for (size_t i = 0; i < 6; i++) {
+        json_t *one = json_object_get(ns, names[i]);
+        const char *em = engine_ns(names[i], json_string_value(json_object_get(one, "engine")));
+        json_t *e = em ? json_string(em) : NULL;
+        const json_t *k = view_member(x->v->kernel, "namespaces", names[i]);
+        const json_t *cand[S_COUNT] = {e, view_member(x->v->spec, "namespaces", names[i]), NULL, k};
+        char field[48], label[32];
+        int won;
+
+        snprintf(field, sizeof field, "containment.namespaces.%s", names[i]);
+        snprintf(label, sizeof label, "namespaces.%s", names[i]);
+        (void)pick(x, field, cand, same_json, NULL, &won);
+        if (json_is_object(one) && k) {
+            put(x, one, "kernel", k);
+            source(x, label, S_KERNEL);
+        }
+        json_decref(e);
+    }
+}
+
+/* ---- resources ----------------------------------------------------------------------------- */
+
+static json_t *nano_of(const json_t *res)
+{
+    const json_t *q = json_object_get(res, "cpuQuota"), *p = json_object_get(res, "cpuPeriod");
+    json_int_t period;
+
+    if (!json_is_integer(q))
+        return json_null();
+    period = json_is_integer(p) && json_integer_value(p) > 0 ? json_integer_value(p) : 100000;
+    return json_integer(json_integer_value(q) * 1000000000LL / period);
+}
+
+/* runc's shares -> cpu.weight on cgroup v2 */
+static json_int_t weight_of_shares(json_int_t s)
+{
+    return s <= 0 ? 100 : 1 + ((s - 2) * 9999) / 262142;
+}
+
+/* One view's resources in the engine's terms, given how the engine set the CPU limit.
+ * Caller owns. */
+static json_t *resources_as_engine(const json_t *res, const json_t *eng, int is_kernel)
+{
+    json_t *r;
+    const json_t *w;
+    int by_quota = json_is_integer(json_object_get(eng, "cpuQuota"));
+    int by_period = json_is_integer(json_object_get(eng, "cpuPeriod"));
+
+    if (!json_is_object(res))
+        return res ? json_incref((json_t *)res) : NULL;
+    r = json_deep_copy(res);
+    if (!by_quota) {
+        if (json_object_get(res, "cpuQuota"))
+            json_object_set_new(r, "nanoCpus", nano_of(res));
+        json_object_del(r, "cpuQuota");
+    }
+    if (!by_period)
+        json_object_del(r, "cpuPeriod");
+    if (is_kernel) {
+        const json_t *sh = json_object_get(r, "cpuShares");
+        const json_t *esh = json_object_get(eng, "cpuShares");
+        if (json_is_integer(sh) && json_integer_value(sh) == 1024 && !json_is_integer(esh))
+            json_object_set_new(r, "cpuShares", json_null());
+        if ((w = json_object_get(r, "cpuWeight"))) {
+            json_int_t weight = json_integer_value(w);
+            if (json_is_integer(esh) && weight_of_shares(json_integer_value(esh)) == weight)
+                json_object_set(r, "cpuShares", (json_t *)esh);
+            else if (weight == 100)
+                json_object_set_new(r, "cpuShares", json_null());
+            else
+                json_object_set_new(r, "cpuShares",
+                                    json_integer(2 + ((weight - 1) * 262142) / 9999));
+            json_object_del(r, "cpuWeight");
+        }
+    }
+    return r;
+}
+
+static void resources(rctx *x)
+{
+    static const char *const limits[] = {"memoryBytes", "memorySwapBytes", "pidsLimit", "nanoCpus",
+                                         "cpuShares",   "cpuQuota",        "cpuPeriod"};
+    json_t *res = json_object_get(x->c, "resources");
+    json_t *views[S_COUNT] = {NULL};
+
+    if (!json_is_object(res))
+        return;
+    views[S_SPEC] = resources_as_engine(json_object_get(x->v->spec, "resources"), res, 0);
+    views[S_RUNTIME] = resources_as_engine(json_object_get(x->v->runtime, "resources"), res, 0);
+    views[S_KERNEL] = resources_as_engine(json_object_get(x->v->kernel, "resources"), res, 1);
+    for (size_t i = 0; i < sizeof limits / sizeof limits[0]; i++) {
+        const json_t *cand[S_COUNT] = {json_object_get(res, limits[i]),
+                                       json_object_get(views[S_SPEC], limits[i]),
+                                       json_object_get(views[S_RUNTIME], limits[i]),
+                                       json_object_get(views[S_KERNEL], limits[i])};
+        char field[64], label[48];
+        const json_t *rec;
+        int won;
+        snprintf(field, sizeof field, "containment.resources.%s", limits[i]);
+        snprintf(label, sizeof label, "resources.%s", limits[i]);
+        rec = pick(x, field, cand, same_json, NULL, &won);
+        if (won != S_ENGINE)
+            put(x, res, limits[i], rec);
+        source(x, label, won);
+    }
+    for (int s = 0; s < S_COUNT; s++)
+        json_decref(views[s]);
+}
+
+/* ---- write surface, mounts ------------------------------------------------------------------ */
+
+static const char *str(const json_t *o, const char *k)
+{
+    const char *s = json_string_value(json_object_get(o, k));
+    return s ? s : "";
+}
+
+static const json_t *find_by(const json_t *arr, const char *key, const char *val)
+{
+    const json_t *e;
+    size_t i;
+
+    json_array_foreach(arr, i, e)
+    {
+        if (strcmp(str(e, key), val) == 0)
+            return e;
+    }
+    return NULL;
+}
+
+static int cmp_surface(const void *a, const void *b)
+{
+    const json_t *x = *(json_t *const *)a, *y = *(json_t *const *)b;
+    int r = strcmp(str(x, "path"), str(y, "path"));
+    return r ? r : strcmp(str(x, "kind"), str(y, "kind"));
+}
+
+static void sort_surface(json_t *arr)
+{
+    size_t n = json_array_size(arr);
+    json_t **items = n > 1 ? calloc(n, sizeof *items) : NULL;
+
+    if (!items)
+        return;
+    for (size_t i = 0; i < n; i++)
+        items[i] = json_incref(json_array_get(arr, i));
+    qsort(items, n, sizeof *items, cmp_surface);
+    for (size_t i = 0; i < n; i++)
+        json_array_set_new(arr, i, items[i]);
+    free(items);
+}
+
+/* The kind of a writable place the kernel shows, from what the engine says of it. */
+static const char *kind_of(rctx *x, const json_t *engine_ws, const json_t *k)
+{
+    static const char *const engine_paths[] = {
+        "/dev",
+        "/dev/pts",
+        "/dev/shm",
+        "/dev/mqueue",
+        "/proc",
+        "/sys",
+        "/sys/fs/cgroup",
+        "/etc/hostname",
+        "/etc/hosts",
+        "/etc/resolv.conf",
+        "/run/.containerenv",
+    };
+    const char *path = str(k, "path");
+    const json_t *e, *m;
+
+    if (strcmp(path, "/") == 0)
+        return "rootfs";
+    if ((e = find_by(engine_ws, "path", path)))
+        return str(e, "kind");
+    if ((m = find_by(json_object_get(x->c, "mounts"), "destination", path))) {
+        const char *t = str(m, "type");
+        if (!strcmp(t, "bind") || !strcmp(t, "volume") || !strcmp(t, "tmpfs"))
+            return t;
+    }
+    for (size_t i = 0; i < sizeof engine_paths / sizeof engine_paths[0]; i++)
+        if (strcmp(engine_paths[i], path) == 0)
+            return "engine";
+    return strcmp(str(k, "fsType"), "tmpfs") == 0 ? "tmpfs" : "bind";
+}
+
+/* The engine's and the kernel's lists disagree when a place one declares writable is not in
+ * the other, or both know its size and the sizes differ. The engine's own mounts (kind
+ * engine) are the collector's reading of the engine's defaults, not the engine's word:
+ * where they are is not compared, only their sizes. */
+static int surface_differs(const json_t *a, const json_t *b)
+{
+    const json_t *e, *f;
+    size_t i;
+
+    for (int pass = 0; pass < 2; pass++) {
+        const json_t *x = pass ? b : a, *y = pass ? a : b;
+        json_array_foreach(x, i, e)
+        {
+            const json_t *sa = json_object_get(e, "sizeBytes"), *sb;
+            if (!(f = find_by(y, "path", str(e, "path")))) {
+                if (strcmp(str(e, "kind"), "engine") != 0)
+                    return 1;
+                continue;
+            }
+            sb = json_object_get(f, "sizeBytes");
+            if (json_is_integer(sa) && json_is_integer(sb) &&
+                !json_equal((json_t *)sa, (json_t *)sb))
+                return 1;
+        }
+    }
+    return 0;
+}
+
+static void write_surface(rctx *x)
+{
+    const json_t *kws = json_object_get(x->v->kernel, "writeSurface"), *k;
+    json_t *ews = json_object_get(x->c, "writeSurface"), *out;
+    const json_t *rt = json_object_get(x->v->runtime, "writeSurface");
+    size_t i;
+
+    (void)rt;
+    if (!json_is_array(kws)) {
+        /* no kernel list: the engine's, with the rootfs entry following the recorded
+         * rootfs.readOnly (unknown counts as writable) */
+        const json_t *ro = json_object_get(json_object_get(x->c, "rootfs"), "readOnly");
+        const json_t *root = find_by(ews, "path", "/");
+        if (json_is_array(ews) && !json_is_true(ro) && !root) {
+            json_array_append_new(ews, json_pack("{s:s,s:s,s:n,s:[],s:n}", "path", "/", "kind",
+                                                 "rootfs", "fsType", "options", "sizeBytes"));
+            sort_surface(ews);
+        }
+        return;
+    }
+    if (!(out = json_array())) {
+        x->failed = 1;
+        return;
+    }
+    json_array_foreach(kws, i, k)
+    {
+        json_t *e = json_deep_copy(k);
+        const json_t *eng = find_by(ews, "path", str(k, "path"));
+        json_object_del(e, "root");
+        json_object_del(e, "source");
+        json_object_set_new(e, "kind", json_string(kind_of(x, ews, k)));
+        if (json_is_null(json_object_get(e, "sizeBytes")) && eng &&
+            json_is_integer(json_object_get(eng, "sizeBytes")))
+            json_object_set(e, "sizeBytes", json_object_get(eng, "sizeBytes"));
+        json_array_append_new(out, e);
+    }
+    sort_surface(out);
+    if (json_is_array(ews) && surface_differs(ews, out)) {
+        json_t *vals[S_COUNT] = {ews, NULL, NULL, out};
+        note(x, "containment.writeSurface", vals, out, reasons[S_KERNEL]);
+    }
+    json_object_set_new(x->c, "writeSurface", out);
+    source(x, "writeSurface", S_KERNEL);
+}
+
+static void mounts(rctx *x)
+{
+    const json_t *ro = json_object_get(x->v->kernel, "mountsReadOnly");
+    const json_t *sockets = json_object_get(x->v->runtime, "hostSockets");
+    json_t *list = json_object_get(x->c, "mounts"), *m;
+    size_t i;
+
+    if (json_is_string(sockets)) {
+        /* runsc lets the session reach host sockets under its mounts: the list no longer
+         * bounds what it reaches through them */
+        char reason[128];
+        json_t *vals[S_COUNT] = {list, NULL, (json_t *)sockets, NULL};
+        snprintf(reason, sizeof reason,
+                 "runtime argument %s: host sockets under the mounts are reachable",
+                 json_string_value(sockets));
+        note(x, "containment.mounts", vals, list, reason);
+        source(x, "mounts", S_RUNTIME);
+    }
+    if (!json_is_object(ro))
+        return;
+    json_array_foreach(list, i, m)
+    {
+        const json_t *k = json_object_get(ro, str(m, "destination"));
+        const json_t *e = json_object_get(m, "readOnly");
+        if (!json_is_boolean(k))
+            continue;
+        if (!json_equal((json_t *)k, (json_t *)e)) {
+            char field[160];
+            json_t *vals[S_COUNT] = {(json_t *)e, NULL, NULL, (json_t *)k};
+            snprintf(field, sizeof field, "containment.mounts[%s].readOnly", str(m, "destination"));
+            note(x, field, vals, k, reasons[S_KERNEL]);
+            put(x, m, "readOnly", k);
+        }
+    }
+    source(x, "mounts", S_KERNEL);
+}
+
+/* ---- runtime arguments ------------------------------------------------------------------------
+ */
+
+/* "-x" -> "--x"; a bare boolean "--x" -> "--x=true". Caller frees. */
+static char *norm_flag(const char *a)
+{
+    char *s = NULL;
+    const char *n = a[0] == '-' && a[1] == '-' ? a + 2 : a[0] == '-' ? a + 1 : a;
+
+    if (asprintf(&s, "--%s%s", n, strchr(n, '=') ? "" : "=true") < 0)
+        return NULL;
+    return s;
+}
+
+static int flag_listed(const json_t *list, const char *want)
+{
+    const json_t *v;
+    size_t i;
+    int found = 0;
+
+    json_array_foreach(list, i, v)
+    {
+        char *n = json_is_string(v) ? norm_flag(json_string_value(v)) : NULL;
+        found |= n && strcmp(n, want) == 0;
+        free(n);
+    }
+    return found;
+}
+
+static void runtime(rctx *x)
+{
+    json_t *rt = json_object_get(x->c, "runtime");
+    const json_t *info_args = json_object_get(rt, "args"), *v;
+    const json_t *args = x->v->runtime_args;
+    size_t i;
+    int missing = 0;
+
+    if (!json_is_object(rt) || !json_is_array(args))
+        return;
+    json_array_foreach(info_args, i, v)
+    {
+        char *n = json_is_string(v) ? norm_flag(json_string_value(v)) : NULL;
+        missing |= !n || !flag_listed(args, n);
+        free(n);
+    }
+    if (missing) {
+        json_t *vals[S_COUNT] = {(json_t *)info_args, NULL, (json_t *)args, NULL};
+        note(x, "containment.runtime.args", vals, args, reasons[S_RUNTIME]);
+    }
+    put(x, rt, "args", args);
+    source(x, "runtime", S_RUNTIME);
+}
+
+/* ---- the whole --------------------------------------------------------------------------------
+ */
+
+static int cmp_disc(const void *a, const void *b)
+{
+    return strcmp(str(*(json_t *const *)a, "field"), str(*(json_t *const *)b, "field"));
+}
+
+static int evidence(rctx *x, json_t *p, const bx_evidence *ev)
+{
+    json_t *evd = json_object_get(p, "evidence"), *all, *d;
+    char kh[65] = "", sh[65] = "";
+    int engine_only = strcmp(x->v->level, "engine") == 0, rc;
+    size_t i, n;
+    json_t **items;
+
+    if (!json_is_object(evd))
+        return bx_error_set(x->err, BX_EINVAL, "/predicate/evidence", "missing");
+    if (!engine_only && ((rc = bxa_evidence_digest(ev, BXA_EV_KERNEL, kh, x->err)) != 0 ||
+                         (rc = bxa_evidence_digest(ev, BXA_EV_SPEC, sh, x->err)) != 0))
+        return rc;
+    all = json_object_get(evd, "discrepancies");
+    json_array_foreach(x->disc, i, d) json_array_append(all, d);
+    n = json_array_size(all);
+    if (n > 1 && (items = calloc(n, sizeof *items))) {
+        for (i = 0; i < n; i++)
+            items[i] = json_incref(json_array_get(all, i));
+        qsort(items, n, sizeof *items, cmp_disc);
+        for (i = 0; i < n; i++)
+            json_array_set_new(all, i, items[i]);
+        free(items);
+    }
+    if (json_object_set_new(evd, "level", json_string(x->v->level)) ||
+        json_object_set_new(evd, "kernelSha256", kh[0] ? json_string(kh) : json_null()) ||
+        json_object_set_new(evd, "ociSpecSha256", sh[0] ? json_string(sh) : json_null()) ||
+        json_object_set_new(evd, "sandbox",
+                            x->v->sandbox ? json_deep_copy(x->v->sandbox) : json_null()))
+        return bx_error_set(x->err, BX_EIO, NULL, "out of memory");
+    return 0;
+}
+
+static void defaults(rctx *x)
+{
+    static const char *const fields[] = {
+        "runtime",
+        "network.mode",
+        "network.internal",
+        "network.interfaces",
+        "network.ports",
+        "rootfs.readOnly",
+        "capabilities",
+        "noNewPrivileges",
+        "seccomp.mode",
+        "seccomp.profile",
+        "seccomp.profileSha256",
+        "apparmor",
+        "selinux",
+        "privileged",
+        "user.spec",
+        "user.ids",
+        "namespaces.pid",
+        "namespaces.ipc",
+        "namespaces.uts",
+        "namespaces.net",
+        "namespaces.user",
+        "namespaces.cgroup",
+        "resources.memoryBytes",
+        "resources.memorySwapBytes",
+        "resources.pidsLimit",
+        "resources.nanoCpus",
+        "resources.cpuShares",
+        "resources.cpuQuota",
+        "resources.cpuPeriod",
+        "resources.cgroupParent",
+        "writeSurface",
+        "mounts",
+        "devices.allowAll",
+        "devices.devices",
+        "maskedPaths",
+        "readonlyPaths",
+    };
+    for (size_t i = 0; x->sources && i < sizeof fields / sizeof fields[0]; i++)
+        source(x, fields[i], S_ENGINE);
+}
+
+int bxa_reconcile(json_t *p, const bxa_views *v, const bx_evidence *ev, json_t *sources,
+                  bx_error *err)
+{
+    rctx x = {.c = json_object_get(p, "containment"),
+              .disc = json_array(),
+              .sources = sources,
+              .v = v,
+              .err = err};
+    int rc;
+
+    if (!x.disc)
+        return bx_error_set(err, BX_EIO, NULL, "out of memory");
+    if (!json_is_object(x.c)) {
+        json_decref(x.disc);
+        return bx_error_set(err, BX_EINVAL, "/predicate/containment", "missing");
+    }
+    defaults(&x);
+    runtime(&x);
+    network(&x);
+    plain(&x, "rootfs", "readOnly", "rootfs.readOnly");
+    capabilities(&x);
+    plain(&x, "noNewPrivileges", NULL, "noNewPrivileges");
+    seccomp(&x);
+    user(&x);
+    namespaces(&x);
+    resources(&x);
+    plain(&x, "devices", "allowAll", "devices.allowAll");
+    plain(&x, "maskedPaths", NULL, "maskedPaths");
+    plain(&x, "readonlyPaths", NULL, "readonlyPaths");
+    write_surface(&x);
+    mounts(&x);
+    rc = x.failed ? bx_error_set(err, BX_EIO, NULL, "out of memory") : evidence(&x, p, ev);
+    json_decref(x.disc);
+    return rc;
+}

@@ -1,0 +1,125 @@
+/* audit module internals: the audit's state between its phases. Not installed. */
+#ifndef BX_AUDIT_INTERNAL_H
+#define BX_AUDIT_INTERNAL_H
+
+#include "bx_audit.h"
+
+typedef struct {
+    char *endpoint;   /* as given, or the default's URL */
+    bx_engine *eng;   /* owned */
+    char id[192];     /* /info ID, "" when not known */
+    int local;        /* a unix:// socket */
+    int docker;       /* /version does not name Podman */
+    int reachable;    /* /info answered */
+    int lost;         /* unreachable, or failed after answering */
+    long alias_of;    /* index of the engine with the same ID reached first, or -1 */
+    char error[400];  /* why it was unreachable or lost */
+    json_t *all;      /* owned: /containers/json?all=1 */
+    json_t *labelled; /* owned: the same with the label filter (NULL without --label) */
+} bxa_engine;
+
+typedef enum { BXA_PRESENT, BXA_LOST, BXA_GONE } bxa_where;
+
+enum { BXA_V_COMPLIANT, BXA_V_NONCOMPLIANT, BXA_V_UNATTESTED, BXA_V_MISSING, BXA_V_UNREACHABLE };
+enum { BXA_F_LATE = 1, BXA_F_LEFTOVER = 2, BXA_F_DUPLICATE = 4 };
+
+/* A session seen on an engine (present: inspected; lost: listed, its engine was lost
+ * before the inspect; gone: listed, removed before the inspect). */
+typedef struct {
+    size_t engine; /* index into engines */
+    char id[65];
+    char *name;     /* owned; without the leading "/" */
+    char state[24]; /* State.Status (present) or the listing's State */
+    int has_started;
+    int64_t started_at; /* State.StartedAt, seconds */
+    bxa_where where;
+    int expected;           /* an --expect entry names it */
+    int selected;           /* carries every --label (checked on the inspect) */
+    int dropped;            /* listed with the label filter, but its inspect lacks a label */
+    json_t *audit_findings; /* owned: audit.* findings added on the way (e.g. audit.collect) */
+} bxa_session;
+
+/* A certificate read from --certs. */
+typedef struct {
+    char *file;           /* owned: the path, "path:line" for a bundle line */
+    bx_verify_result res; /* statement != NULL: verified */
+    int unreadable;       /* could not be read at all (I/O) */
+    /* from the verified statement (borrowed from res.statement) */
+    const char *container_id, *name, *engine_id;
+    const json_t *labels;
+    int64_t started_at, issued_at;
+    int ok_times;     /* startedAt and issuedAt parsed */
+    long row;         /* the row it was matched to, or -1 */
+    json_t *findings; /* owned: res.findings plus certificate.collection_delay */
+    int pass;         /* no fail or unknown in findings */
+    int late;         /* its certificate.collection_delay failed */
+} bxa_cert;
+
+/* One row of the report: a session start. */
+typedef struct {
+    long session;     /* index into sessions, or -1 (known only from --expect) */
+    long expect;      /* the --expect entry behind a row of a gone session, or -1 */
+    char engine[192]; /* engine ID ("" unknown) */
+    char id[65];      /* container Id ("" unknown) */
+    const char *name; /* borrowed (session, expect entry or certificate); NULL unknown */
+    int has_started;
+    int64_t started_at;
+    const char *state; /* borrowed; NULL when not on an engine */
+    int expected;
+    size_t *certs; /* owned: indices into certs, by issuedAt */
+    size_t ncerts;
+    int verdict, flags;
+    long primary; /* the certificate whose findings the row shows, or -1 */
+} bxa_row;
+
+struct bx_audit {
+    bx_audit_opts o;
+    int64_t max_delay; /* certificate.maxCollectionDelay in seconds, -1 when absent */
+    bxa_engine *engines;
+    size_t nengines;
+    bxa_session *sessions;
+    size_t nsessions;
+    json_t *session_index; /* owned: "<engine index>:<Id>" -> index into sessions */
+    bxa_cert *certs;
+    size_t ncerts;
+    char *certs_dir;      /* owned */
+    int certs_incomplete; /* a file could not be read */
+    json_t *orphans;      /* owned: [{id, pid, folder}] */
+    char *tasks_folder;   /* owned: the folder checked, NULL when not checked */
+    int tasks_incomplete; /* it could not be read */
+    bxa_row *rows;
+    size_t nrows;
+};
+
+/* 1 if s is a container name as the engine allows it: [A-Za-z0-9][A-Za-z0-9_.-]*, at most
+ * 255 bytes (no leading "/"). */
+int bxa_container_name_ok(const char *s);
+
+/* Grow *v (of *n elements of size sz) by one zeroed element; returns it or NULL. */
+void *bxa_grow(void *v, size_t *n, size_t sz);
+
+/* The engines phase (engines.c). */
+int bxa_scan(bx_audit *a, bx_error *err);
+/* Mark engine i lost with a reason (err's text). */
+void bxa_engine_lost(bx_audit *a, size_t i, const bx_error *err);
+
+/* The certificates phase (certs.c): verify one envelope's bytes and append it (buf is
+ * borrowed). */
+int bxa_add_cert(bx_audit *a, const char *file, size_t line, const char *buf, size_t len,
+                 const bx_error *read_err, bx_error *err);
+
+/* From a certificate's verification result (res; res.statement NULL when it did not
+ * verify): the fields matching uses, certificate.collection_delay, pass. */
+void bxa_cert_judge(const bx_audit *a, bxa_cert *c);
+
+/* Match certificates to sessions and build the rows (match.c). Idempotent. */
+int bxa_match(bx_audit *a, bx_error *err);
+
+/* "leftover", "late", ... and verdict names. */
+const char *bxa_verdict_name(int v);
+
+/* A JSON string of s; bytes that are not valid UTF-8 are written as \xNN. Never NULL
+ * unless out of memory. */
+json_t *bxa_string(const char *s);
+
+#endif

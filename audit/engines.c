@@ -1,0 +1,348 @@
+/* Selecting the sessions on every engine: /info (the engine's ID), the labelled listing,
+ * the full listing (expected sessions, orphans), and one inspect per session. */
+#include "audit_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void bxa_engine_lost(bx_audit *a, size_t i, const bx_error *err)
+{
+    bxa_engine *e = &a->engines[i];
+
+    e->lost = 1;
+    if (!e->error[0])
+        bx_error_str(err, e->error, sizeof e->error);
+}
+
+/* Percent-encode everything but RFC 3986's unreserved characters. Caller frees. */
+static char *url_encode(const char *s)
+{
+    static const char hex[] = "0123456789ABCDEF";
+    char *out = malloc(strlen(s) * 3 + 1), *o = out;
+
+    if (!out)
+        return NULL;
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+            *p == '-' || *p == '.' || *p == '_' || *p == '~') {
+            *o++ = (char)*p;
+        } else {
+            *o++ = '%';
+            *o++ = hex[*p >> 4];
+            *o++ = hex[*p & 15];
+        }
+    }
+    *o = '\0';
+    return out;
+}
+
+/* /containers/json?all=1&filters={"label":["K=V",...]} */
+static int labelled_path(const bx_audit *a, char **out, bx_error *err)
+{
+    json_t *f = json_pack("{s:[]}", "label");
+    char *js = NULL, *enc = NULL;
+    int rc = 0;
+
+    *out = NULL;
+    for (size_t i = 0; f && i < a->o.nlabels; i++)
+        json_array_append_new(json_object_get(f, "label"), json_string(a->o.labels[i]));
+    if (!f || !(js = json_dumps(f, JSON_COMPACT)) || !(enc = url_encode(js)) ||
+        asprintf(out, "/containers/json?all=1&filters=%s", enc) < 0) {
+        *out = NULL;
+        rc = bx_error_set(err, BX_EIO, NULL, "out of memory");
+    }
+    json_decref(f);
+    free(js);
+    free(enc);
+    return rc;
+}
+
+static int is_id(const char *s)
+{
+    return s && strlen(s) == 64 && bx_is_lower_hex(s, 64);
+}
+
+/* A listing must be an array of objects with a 64-hex Id. */
+static int check_listing(const json_t *l, const char *path, bx_error *err)
+{
+    size_t i;
+    json_t *c;
+
+    if (!json_is_array(l))
+        return bx_error_set(err, BX_EINVAL, path, "the container listing is not an array");
+    json_array_foreach(l, i, c)
+    {
+        if (!is_id(json_string_value(json_object_get(c, "Id"))))
+            return bx_error_set(err, BX_EINVAL, path,
+                                "listing entry %zu has no container Id (64 lowercase hex)", i);
+    }
+    return 0;
+}
+
+/* The first of the listing's Names, without its "/" (borrowed), or NULL. */
+static const char *listed_name(const json_t *c)
+{
+    const char *n = json_string_value(json_array_get(json_object_get(c, "Names"), 0));
+    return n ? n + (*n == '/') : NULL;
+}
+
+/* "<engine>:<Id>" of a session, for a->session_index. */
+static void session_key(size_t engine, const char *id, char key[96])
+{
+    snprintf(key, 96, "%zu:%s", engine, id);
+}
+
+static long find_session(const bx_audit *a, size_t engine, const char *id)
+{
+    char key[96];
+
+    session_key(engine, id, key);
+    json_t *v = json_object_get(a->session_index, key);
+    return v ? (long)json_integer_value(v) : -1;
+}
+
+static int add_session(bx_audit *a, size_t engine, const json_t *c, int selected, int expected,
+                       bx_error *err)
+{
+    const char *id = json_string_value(json_object_get(c, "Id"));
+    const char *name = listed_name(c), *state = json_string_value(json_object_get(c, "State"));
+    long at = find_session(a, engine, id);
+    bxa_session *s;
+
+    if (at >= 0) {
+        a->sessions[at].selected |= selected;
+        a->sessions[at].expected |= expected;
+        return 0;
+    }
+    if (!(s = bxa_grow(a->sessions, &a->nsessions, sizeof *a->sessions)))
+        return bx_error_set(err, BX_EIO, NULL, "out of memory");
+    a->sessions = s;
+    s = &a->sessions[a->nsessions - 1];
+    s->engine = engine;
+    memcpy(s->id, id, 65);
+    s->selected = selected;
+    s->expected = expected;
+    s->where = BXA_PRESENT;
+    snprintf(s->state, sizeof s->state, "%s", state ? state : "");
+    char key[96];
+    session_key(engine, id, key);
+    if (json_object_set_new(a->session_index, key, json_integer((json_int_t)(a->nsessions - 1))))
+        return bx_error_set(err, BX_EIO, NULL, "out of memory");
+    if (name && !(s->name = strdup(name)))
+        return bx_error_set(err, BX_EIO, NULL, "out of memory");
+    return 0;
+}
+
+/* /info, then the listings. Failures mark the engine; only out of memory is returned. */
+static int list_engine(bx_audit *a, size_t i, bx_error *err)
+{
+    bxa_engine *e = &a->engines[i];
+    json_t *info = NULL, *version = NULL;
+    char *path = NULL;
+    bx_error ee;
+    int rc = 0;
+    size_t k;
+    json_t *comp;
+
+    if (bx_engine_get(e->eng, "/info", &info, NULL, NULL, &ee) != 0) {
+        bxa_engine_lost(a, i, &ee);
+        goto out;
+    }
+    e->reachable = 1;
+    if (json_is_string(json_object_get(info, "ID")))
+        snprintf(e->id, sizeof e->id, "%s", json_string_value(json_object_get(info, "ID")));
+    if (bx_engine_get(e->eng, "/version", &version, NULL, NULL, &ee) == 0) {
+        json_array_foreach(json_object_get(version, "Components"), k, comp)
+        {
+            const char *n = json_string_value(json_object_get(comp, "Name"));
+            if (n && strncmp(n, "Podman", 6) == 0)
+                e->docker = 0;
+        }
+    }
+    for (size_t j = 0; e->id[0] && j < i; j++) {
+        if (a->engines[j].reachable && strcmp(a->engines[j].id, e->id) == 0) {
+            e->alias_of = (long)(a->engines[j].alias_of >= 0 ? a->engines[j].alias_of : (long)j);
+            goto out;
+        }
+    }
+    if (bx_engine_get(e->eng, "/containers/json?all=1", &e->all, NULL, NULL, &ee) != 0 ||
+        check_listing(e->all, "/containers/json", &ee) != 0) {
+        bxa_engine_lost(a, i, &ee);
+        goto out;
+    }
+    if (a->o.nlabels) {
+        if ((rc = labelled_path(a, &path, err)) != 0)
+            goto out;
+        if (bx_engine_get(e->eng, path, &e->labelled, NULL, NULL, &ee) != 0 ||
+            check_listing(e->labelled, "/containers/json", &ee) != 0) {
+            bxa_engine_lost(a, i, &ee);
+            goto out;
+        }
+        json_array_foreach(e->labelled, k, comp)
+        {
+            if ((rc = add_session(a, i, comp, 1, 0, err)) != 0)
+                goto out;
+        }
+    }
+out:
+    free(path);
+    json_decref(info);
+    json_decref(version);
+    return rc;
+}
+
+/* Sessions named by --expect that are on an engine (exact Id, else exact name). */
+static int find_expected(bx_audit *a, bx_error *err)
+{
+    const bx_expect *x = a->o.expect;
+    json_t *by = NULL, *c, *n;
+    size_t k, m;
+    int rc = 0;
+
+    for (size_t i = 0; x && x->n && i < a->nengines; i++) {
+        bxa_engine *e = &a->engines[i];
+        if (!e->reachable || e->alias_of >= 0 || !e->all)
+            continue;
+        /* this engine's containers by "id:<Id>" and "name:<name>" (exact) */
+        if (!(by = json_object())) {
+            rc = bx_error_set(err, BX_EIO, NULL, "out of memory");
+            goto out;
+        }
+        json_array_foreach(e->all, k, c)
+        {
+            char key[320];
+            snprintf(key, sizeof key, "id:%s", json_string_value(json_object_get(c, "Id")));
+            json_object_set(by, key, c);
+            json_array_foreach(json_object_get(c, "Names"), m, n)
+            {
+                const char *s = json_string_value(n);
+                if (s && *s == '/' && strlen(s) < 300) {
+                    snprintf(key, sizeof key, "name:%s", s + 1);
+                    json_object_set(by, key, c);
+                }
+            }
+        }
+        for (size_t q = 0; q < x->n; q++) {
+            const bx_expect_entry *en = &x->v[q];
+            char key[320];
+            if (en->id[0])
+                snprintf(key, sizeof key, "id:%s", en->id);
+            else
+                snprintf(key, sizeof key, "name:%s", en->name);
+            if ((c = json_object_get(by, key)) && (rc = add_session(a, i, c, 0, 1, err)) != 0)
+                goto out;
+        }
+        json_decref(by);
+        by = NULL;
+    }
+out:
+    json_decref(by);
+    return rc;
+}
+
+static int carries_labels(const bx_audit *a, const json_t *labels)
+{
+    for (size_t i = 0; i < a->o.nlabels; i++) {
+        const char *kv = a->o.labels[i], *eq = strchr(kv, '=');
+        char key[512];
+        size_t n = (size_t)(eq - kv);
+        if (n >= sizeof key)
+            return 0;
+        memcpy(key, kv, n);
+        key[n] = '\0';
+        const char *v = json_string_value(json_object_get(labels, key));
+        if (!v || strcmp(v, eq + 1) != 0)
+            return 0;
+    }
+    return 1;
+}
+
+/* Read the inspect of a present session into s. A reply that is not a container inspect
+ * of this Id is the engine's fault (BX_EINVAL). */
+static int read_inspect(bx_audit *a, bxa_session *s, const json_t *c, bx_error *err)
+{
+    const char *id = json_string_value(json_object_get(c, "Id"));
+    const char *name = json_string_value(json_object_get(c, "Name"));
+    const json_t *st = json_object_get(c, "State");
+    const char *status = json_string_value(json_object_get(st, "Status"));
+    const char *started = json_string_value(json_object_get(st, "StartedAt"));
+    int64_t t = 0;
+    bx_error e2;
+
+    if (!id || strcmp(id, s->id) != 0 || !name || !status || !started)
+        return bx_error_set(err, BX_EINVAL, "/containers/{id}/json",
+                            "the inspect of %.12s lacks Id, Name or State", s->id);
+    name += *name == '/';
+    if (!s->name || strcmp(s->name, name) != 0) {
+        char *n = strdup(name);
+        if (!n)
+            return bx_error_set(err, BX_EIO, NULL, "out of memory");
+        free(s->name);
+        s->name = n;
+    }
+    snprintf(s->state, sizeof s->state, "%s", status);
+    /* a container never started carries the zero time 0001-01-01T00:00:00Z */
+    if (bx_time_parse(started, 1, &t, &e2) == 0 && t > 0) {
+        s->has_started = 1;
+        s->started_at = t;
+    }
+    if (s->selected &&
+        !carries_labels(a, json_object_get(json_object_get(c, "Config"), "Labels"))) {
+        s->selected = 0;
+        s->dropped = !s->expected;
+    }
+    return 0;
+}
+
+static void inspect_all(bx_audit *a)
+{
+    size_t done = 0;
+
+    for (size_t i = 0; i < a->nsessions; i++) {
+        bxa_session *s = &a->sessions[i];
+        bxa_engine *e = &a->engines[s->engine];
+        char path[128];
+        json_t *c = NULL;
+        bx_error ee;
+        int rc;
+
+        if (a->o.progress)
+            a->o.progress(a->o.progress_ud, "sessions", done++, a->nsessions);
+        if (e->lost) {
+            s->where = BXA_LOST;
+            continue;
+        }
+        snprintf(path, sizeof path, "/containers/%s/json", s->id);
+        rc = bx_engine_get(e->eng, path, &c, NULL, NULL, &ee);
+        if (rc == 0)
+            rc = read_inspect(a, s, c, &ee);
+        json_decref(c);
+        if (rc == BX_ENOTFOUND) {
+            s->where = BXA_GONE; /* removed since the listing */
+            s->state[0] = '\0';
+        } else if (rc != 0) {
+            /* any other failure, a reply that is not this inspect included, loses the
+             * engine: its remaining sessions are not asked about */
+            bxa_engine_lost(a, s->engine, &ee);
+            s->where = BXA_LOST;
+        }
+    }
+    if (a->o.progress)
+        a->o.progress(a->o.progress_ud, "sessions", done, a->nsessions);
+}
+
+int bxa_scan(bx_audit *a, bx_error *err)
+{
+    int rc;
+
+    for (size_t i = 0; i < a->nengines; i++) {
+        if (a->o.progress)
+            a->o.progress(a->o.progress_ud, "engines", i, a->nengines);
+        if ((rc = list_engine(a, i, err)) != 0)
+            return rc;
+    }
+    if ((rc = find_expected(a, err)) != 0)
+        return rc;
+    inspect_all(a);
+    return 0;
+}

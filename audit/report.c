@@ -1,0 +1,342 @@
+/* The audit report document: what every output format renders. */
+#include "audit_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static json_t *str_or_null(const char *s)
+{
+    return s && *s ? bxa_string(s) : json_null();
+}
+
+static json_t *time_or_null(int has, int64_t t)
+{
+    char buf[21];
+    return has ? json_string(bx_time_format(t, buf)) : json_null();
+}
+
+static json_t *engines_json(const bx_audit *a)
+{
+    json_t *arr = json_array();
+
+    for (size_t i = 0; arr && i < a->nengines; i++) {
+        const bxa_engine *e = &a->engines[i];
+        json_array_append_new(
+            arr,
+            json_pack("{s:o, s:o, s:b, s:b, s:o, s:o}", "endpoint", bxa_string(e->endpoint), "id",
+                      str_or_null(e->id), "reachable", e->reachable, "lost",
+                      e->lost && e->reachable, "sameAs",
+                      e->alias_of >= 0 ? bxa_string(a->engines[e->alias_of].endpoint) : json_null(),
+                      "error", str_or_null(e->error)));
+    }
+    return arr;
+}
+
+static void audit_finding(json_t *f, const char *rule, const char *status, json_t *expected,
+                          json_t *observed, const char *msg)
+{
+    bx_finding_add(f, rule, status, expected, observed, "%s", msg);
+}
+
+/* The row's findings: its certificate's (the primary one), then the audit's own. */
+static json_t *row_findings(const bx_audit *a, const bxa_row *r)
+{
+    json_t *f = r->primary >= 0 ? json_deep_copy(a->certs[r->primary].findings) : json_array();
+    const bxa_session *s = r->session >= 0 ? &a->sessions[r->session] : NULL;
+    char msg[512], t[21];
+
+    if (!f)
+        return NULL;
+    switch (r->verdict) {
+    case BXA_V_UNATTESTED:
+        if (r->has_started)
+            snprintf(msg, sizeof msg,
+                     "no verified certificate in --certs for this session's start at %s",
+                     bx_time_format(r->started_at, t));
+        else
+            snprintf(msg, sizeof msg, "no verified certificate in --certs for this session");
+        audit_finding(f, "audit.attested", "fail", json_string("a verified certificate"),
+                      json_null(), msg);
+        break;
+    case BXA_V_MISSING:
+        audit_finding(f, "audit.expected", "fail", json_string("on an engine, or certified"),
+                      json_null(),
+                      "listed in --expect, never seen on any engine, and no certificate names it");
+        break;
+    case BXA_V_UNREACHABLE:
+        if (s)
+            snprintf(msg, sizeof msg,
+                     "its engine was lost before the session could be inspected: %s",
+                     a->engines[s->engine].error);
+        else
+            snprintf(msg, sizeof msg,
+                     "listed in --expect and not seen, but an engine could not be reached");
+        audit_finding(f, "audit.engine", "fail", json_string("reachable"),
+                      json_string("unreachable"), msg);
+        break;
+    }
+    if (r->flags & BXA_F_DUPLICATE) {
+        json_t *ids = json_array();
+        for (size_t i = 0; ids && i < r->ncerts; i++)
+            json_array_append_new(ids, json_string(a->certs[r->certs[i]].res.certificate_id));
+        snprintf(msg, sizeof msg, "%zu verified certificates for this one session start",
+                 r->ncerts);
+        audit_finding(f, "audit.duplicate", "warn", json_integer(1), ids, msg);
+    }
+    if (r->flags & BXA_F_LEFTOVER) {
+        snprintf(msg, sizeof msg, "the session is still on its engine (%s) after the run",
+                 r->state);
+        audit_finding(f, "audit.leftover", "fail", json_string("removed"), bxa_string(r->state),
+                      msg);
+    }
+    if (s && s->audit_findings)
+        json_array_extend(f, s->audit_findings);
+    return f;
+}
+
+static json_t *flags_json(int flags)
+{
+    json_t *arr = json_array();
+    if (arr && (flags & BXA_F_LATE))
+        json_array_append_new(arr, json_string("late"));
+    if (arr && (flags & BXA_F_LEFTOVER))
+        json_array_append_new(arr, json_string("leftover"));
+    if (arr && (flags & BXA_F_DUPLICATE))
+        json_array_append_new(arr, json_string("duplicate"));
+    return arr;
+}
+
+static json_t *row_json(const bx_audit *a, const bxa_row *r)
+{
+    const bxa_cert *c = r->primary >= 0 ? &a->certs[r->primary] : NULL;
+    json_t *dups = json_array();
+
+    for (size_t i = 0; dups && i < r->ncerts; i++)
+        if ((long)r->certs[i] != r->primary)
+            json_array_append_new(dups, json_string(a->certs[r->certs[i]].res.certificate_id));
+    return json_pack("{s:o, s:o, s:o, s:o, s:o, s:b, s:s, s:o, s:o, s:o, s:o, s:o}", "engine",
+                     str_or_null(r->engine), "containerId", str_or_null(r->id), "name",
+                     str_or_null(r->name), "startedAt", time_or_null(r->has_started, r->started_at),
+                     "state", str_or_null(r->state), "expected", r->expected, "verdict",
+                     bxa_verdict_name(r->verdict), "flags", flags_json(r->flags), "certificateId",
+                     c ? json_string(c->res.certificate_id) : json_null(), "certificate",
+                     c ? bxa_string(c->file) : json_null(), "duplicates", dups, "findings",
+                     row_findings(a, r));
+}
+
+static json_t *failed_only(const json_t *findings)
+{
+    json_t *out = json_array();
+    size_t i;
+    json_t *f;
+
+    json_array_foreach(findings, i, f)
+    {
+        const char *st = json_string_value(json_object_get(f, "status"));
+        if (out && st && (strcmp(st, "fail") == 0 || strcmp(st, "unknown") == 0))
+            json_array_append(out, f);
+    }
+    return out;
+}
+
+static json_t *cert_json(const bxa_cert *c)
+{
+    json_t *session = json_null();
+    char t[21];
+
+    /* what a certificate says is shown only once it verified */
+    if (c->res.statement)
+        session =
+            json_pack("{s:o, s:o, s:o}", "containerId", str_or_null(c->container_id), "name",
+                      str_or_null(c->name), "startedAt",
+                      c->ok_times ? json_string(bx_time_format(c->started_at, t)) : json_null());
+    return json_pack("{s:o, s:o, s:s, s:o, s:o}", "file", bxa_string(c->file), "certificateId",
+                     c->res.certificate_id[0] ? json_string(c->res.certificate_id) : json_null(),
+                     "status", c->res.statement ? "unmatched" : "rejected", "session", session,
+                     "findings", failed_only(c->findings));
+}
+
+int bx_audit_report(bx_audit *a, json_t **report, int *complete, size_t *violations, bx_error *err)
+{
+    size_t count[5] = {0}, late = 0, leftover = 0, dup = 0, viol = 0;
+    size_t matched = 0, unmatched = 0, rejected = 0;
+    json_t *doc = NULL, *sessions = NULL, *certs = NULL;
+    char sha[65], at[21];
+    int rc, done = 1;
+
+    *report = NULL;
+    if ((rc = bxa_match(a, err)) != 0)
+        return rc;
+    if ((rc = bx_jcs_sha256_hex(a->o.policy->effective, sha, err)) != 0)
+        return rc;
+    if (!(sessions = json_array()) || !(certs = json_array()))
+        goto oom;
+    for (size_t i = 0; i < a->nrows; i++) {
+        const bxa_row *r = &a->rows[i];
+        json_t *row = row_json(a, r);
+        if (!row || json_array_append_new(sessions, row) != 0)
+            goto oom;
+        count[r->verdict]++;
+        late += !!(r->flags & BXA_F_LATE);
+        leftover += !!(r->flags & BXA_F_LEFTOVER);
+        dup += !!(r->flags & BXA_F_DUPLICATE);
+        viol += r->verdict != BXA_V_COMPLIANT || (r->flags & BXA_F_LEFTOVER);
+    }
+    for (size_t i = 0; i < a->ncerts; i++) {
+        const bxa_cert *c = &a->certs[i];
+        if (c->row >= 0) {
+            matched++;
+            continue;
+        }
+        unmatched += c->res.statement != NULL;
+        rejected += c->res.statement == NULL;
+        json_t *cj = cert_json(c);
+        if (!cj || json_array_append_new(certs, cj) != 0)
+            goto oom;
+    }
+    viol += json_array_size(a->orphans);
+    for (size_t i = 0; i < a->nengines; i++)
+        done &= !a->engines[i].lost;
+    done &= !a->certs_incomplete && !a->tasks_incomplete;
+    doc = json_pack(
+        "{s:i, s:{s:s}, s:s, s:b, s:o, s:o, s:o, s:O, s:o, s:{s:I, s:I, s:I, s:I, s:I, s:I, "
+        "s:I, s:I, s:I, s:I, s:I, s:{s:I, s:I, s:I, s:I}}}",
+        "version", 1, "policy", "sha256", sha, "auditedAt", bx_time_format(a->o.now, at),
+        "complete", done, "engines", engines_json(a), "sessions", sessions, "certificates", certs,
+        "orphans", a->orphans, "tasksFolder", str_or_null(a->tasks_folder), "summary", "sessions",
+        (json_int_t)a->nrows, "compliant", (json_int_t)count[BXA_V_COMPLIANT], "noncompliant",
+        (json_int_t)count[BXA_V_NONCOMPLIANT], "unattested", (json_int_t)count[BXA_V_UNATTESTED],
+        "missing", (json_int_t)count[BXA_V_MISSING], "unreachable",
+        (json_int_t)count[BXA_V_UNREACHABLE], "late", (json_int_t)late, "leftover",
+        (json_int_t)leftover, "duplicate", (json_int_t)dup, "orphans",
+        (json_int_t)json_array_size(a->orphans), "violations", (json_int_t)viol, "certificates",
+        "total", (json_int_t)a->ncerts, "matched", (json_int_t)matched, "unmatched",
+        (json_int_t)unmatched, "rejected", (json_int_t)rejected);
+    sessions = certs = NULL; /* stolen by json_pack, even when it fails */
+    if (!doc)
+        return bx_error_set(err, BX_EIO, NULL, "out of memory building the report");
+    *report = doc;
+    *complete = done;
+    *violations = viol;
+    return 0;
+oom:
+    json_decref(sessions);
+    json_decref(certs);
+    return bx_error_set(err, BX_EIO, NULL, "out of memory building the report");
+}
+
+/* ---- reading a report back --------------------------------------------------------- */
+
+static int need(const json_t *o, const char *ptr, const char *member, json_type t, int nullable,
+                bx_error *err)
+{
+    const json_t *v = json_object_get(o, member);
+
+    if ((v && json_typeof(v) == t) || (nullable && json_is_null(v)) ||
+        (v && t == JSON_TRUE && json_is_boolean(v)))
+        return 0;
+    return bx_error_set(err, BX_EINVAL, ptr, "member '%s' is missing or of the wrong type", member);
+}
+
+static int check_findings(const json_t *f, const char *ptr, bx_error *err)
+{
+    size_t i;
+    json_t *x;
+
+    if (!json_is_array(f))
+        return bx_error_set(err, BX_EINVAL, ptr, "findings is not an array");
+    json_array_foreach(f, i, x)
+    {
+        if (!json_is_object(x) || need(x, ptr, "rule", JSON_STRING, 0, err) ||
+            need(x, ptr, "status", JSON_STRING, 0, err) ||
+            need(x, ptr, "message", JSON_STRING, 0, err))
+            return bx_error_set(err, BX_EINVAL, ptr, "finding %zu lacks rule, status or message",
+                                i);
+    }
+    return 0;
+}
+
+int bx_audit_report_check(const json_t *doc, bx_error *err)
+{
+    static const char *const verdicts[] = {"compliant", "noncompliant", "unattested", "missing",
+                                           "unreachable"};
+    static const char *const counts[] = {"sessions",  "compliant",   "noncompliant", "unattested",
+                                         "missing",   "unreachable", "late",         "leftover",
+                                         "duplicate", "orphans",     "violations"};
+    const json_t *v, *x, *sum;
+    size_t i;
+
+    if (!json_is_object(doc))
+        return bx_error_set(err, BX_EINVAL, "", "not an object");
+    v = json_object_get(doc, "version");
+    if (!json_is_integer(v) || json_integer_value(v) != 1)
+        return bx_error_set(err, BX_EINVAL, "/version", "not 1");
+    if (!json_is_string(json_object_get(json_object_get(doc, "policy"), "sha256")))
+        return bx_error_set(err, BX_EINVAL, "/policy/sha256", "missing");
+    if (need(doc, "", "auditedAt", JSON_STRING, 0, err) ||
+        need(doc, "", "complete", JSON_TRUE, 0, err) ||
+        need(doc, "", "engines", JSON_ARRAY, 0, err) ||
+        need(doc, "", "sessions", JSON_ARRAY, 0, err) ||
+        need(doc, "", "certificates", JSON_ARRAY, 0, err) ||
+        need(doc, "", "orphans", JSON_ARRAY, 0, err) ||
+        need(doc, "", "tasksFolder", JSON_STRING, 1, err) ||
+        need(doc, "", "summary", JSON_OBJECT, 0, err))
+        return BX_EINVAL;
+    json_array_foreach(json_object_get(doc, "engines"), i, x)
+    {
+        if (!json_is_object(x) || need(x, "/engines", "endpoint", JSON_STRING, 0, err) ||
+            need(x, "/engines", "id", JSON_STRING, 1, err) ||
+            need(x, "/engines", "reachable", JSON_TRUE, 0, err) ||
+            need(x, "/engines", "lost", JSON_TRUE, 0, err) ||
+            need(x, "/engines", "sameAs", JSON_STRING, 1, err) ||
+            need(x, "/engines", "error", JSON_STRING, 1, err))
+            return bx_error_set(err, BX_EINVAL, "/engines", "engine %zu is malformed", i);
+    }
+    json_array_foreach(json_object_get(doc, "sessions"), i, x)
+    {
+        const char *verdict = json_string_value(json_object_get(x, "verdict"));
+        const json_t *fl = json_object_get(x, "flags"), *f;
+        size_t k, ok = 0;
+        for (k = 0; verdict && k < 5; k++)
+            ok |= strcmp(verdict, verdicts[k]) == 0;
+        if (!json_is_object(x) || !ok || !json_is_array(fl) ||
+            need(x, "/sessions", "engine", JSON_STRING, 1, err) ||
+            need(x, "/sessions", "containerId", JSON_STRING, 1, err) ||
+            need(x, "/sessions", "name", JSON_STRING, 1, err) ||
+            need(x, "/sessions", "startedAt", JSON_STRING, 1, err) ||
+            need(x, "/sessions", "state", JSON_STRING, 1, err) ||
+            need(x, "/sessions", "expected", JSON_TRUE, 0, err) ||
+            need(x, "/sessions", "certificateId", JSON_STRING, 1, err) ||
+            need(x, "/sessions", "certificate", JSON_STRING, 1, err) ||
+            need(x, "/sessions", "duplicates", JSON_ARRAY, 0, err) ||
+            check_findings(json_object_get(x, "findings"), "/sessions", err))
+            return bx_error_set(err, BX_EINVAL, "/sessions", "session row %zu is malformed", i);
+        json_array_foreach(fl, k, f) if (!json_is_string(f)) return bx_error_set(
+            err, BX_EINVAL, "/sessions", "row %zu: a flag is not a string", i);
+    }
+    json_array_foreach(json_object_get(doc, "certificates"), i, x)
+    {
+        if (!json_is_object(x) || need(x, "/certificates", "file", JSON_STRING, 0, err) ||
+            need(x, "/certificates", "certificateId", JSON_STRING, 1, err) ||
+            need(x, "/certificates", "status", JSON_STRING, 0, err) ||
+            check_findings(json_object_get(x, "findings"), "/certificates", err))
+            return bx_error_set(err, BX_EINVAL, "/certificates", "certificate %zu is malformed", i);
+    }
+    json_array_foreach(json_object_get(doc, "orphans"), i, x)
+    {
+        if (!json_is_object(x) || need(x, "/orphans", "id", JSON_STRING, 0, err) ||
+            need(x, "/orphans", "folder", JSON_STRING, 0, err))
+            return bx_error_set(err, BX_EINVAL, "/orphans", "orphan %zu is malformed", i);
+    }
+    sum = json_object_get(doc, "summary");
+    for (i = 0; i < sizeof counts / sizeof *counts; i++)
+        if (!json_is_integer(json_object_get(sum, counts[i])))
+            return bx_error_set(err, BX_EINVAL, "/summary", "count '%s' is missing", counts[i]);
+    x = json_object_get(sum, "certificates");
+    if (!json_is_integer(json_object_get(x, "total")) ||
+        !json_is_integer(json_object_get(x, "unmatched")) ||
+        !json_is_integer(json_object_get(x, "rejected")) ||
+        !json_is_integer(json_object_get(x, "matched")))
+        return bx_error_set(err, BX_EINVAL, "/summary/certificates", "counts are missing");
+    return 0;
+}

@@ -1,0 +1,808 @@
+/* Not part of boxcert-verify, which has no audit. */
+#ifndef BOXCERT_VERIFY_ONLY
+#include "audit_report.h"
+
+#include <string.h>
+
+int audit_parse_format(const char *s, audit_format *out)
+{
+    report_format f;
+
+    if (strcmp(s, "html") == 0) {
+        *out = AUDIT_HTML;
+        return 0;
+    }
+    if (report_parse_format(s, &f) != 0)
+        return -1;
+    switch (f) {
+    case FMT_TEXT:
+        *out = AUDIT_TEXT;
+        break;
+    case FMT_JSON:
+        *out = AUDIT_JSON;
+        break;
+    case FMT_JUNIT:
+        *out = AUDIT_JUNIT;
+        break;
+    case FMT_SARIF:
+        *out = AUDIT_SARIF;
+        break;
+    case FMT_GITHUB:
+        *out = AUDIT_GITHUB;
+        break;
+    }
+    return 0;
+}
+
+/* ---- reading the document ------------------------------------------------------- */
+
+static const char *str(const json_t *o, const char *k)
+{
+    return json_string_value(json_object_get(o, k));
+}
+
+static long long num(const json_t *o, const char *k)
+{
+    return (long long)json_integer_value(json_object_get(o, k));
+}
+
+static int failed(const json_t *finding)
+{
+    const char *st = str(finding, "status");
+    return st && (strcmp(st, "fail") == 0 || strcmp(st, "unknown") == 0);
+}
+
+static int has_flag(const json_t *row, const char *flag)
+{
+    size_t i;
+    json_t *f;
+
+    json_array_foreach(json_object_get(row, "flags"), i,
+                       f) if (strcmp(json_string_value(f), flag) == 0) return 1;
+    return 0;
+}
+
+static int violation(const json_t *row)
+{
+    return strcmp(str(row, "verdict"), "compliant") != 0 || has_flag(row, "leftover");
+}
+
+static char *compact(const json_t *v)
+{
+    char *s = json_dumps(v ? v : json_null(), JSON_ENCODE_ANY | JSON_COMPACT);
+    return s ? s : strdup("null");
+}
+
+/* "name", else the short Id, else "?" (borrowed or from buf). */
+static const char *label(const json_t *row, char buf[16])
+{
+    const char *n = str(row, "name"), *id = str(row, "containerId");
+    if (n)
+        return n;
+    if (id) {
+        snprintf(buf, 16, "%.12s", id);
+        return buf;
+    }
+    return "?";
+}
+
+static void put_short(FILE *f, const char *s, void (*put)(FILE *, const char *))
+{
+    char buf[16];
+    snprintf(buf, sizeof buf, "%.12s", s ? s : "-");
+    put(f, buf);
+}
+
+/* ---- text ------------------------------------------------------------------------ */
+
+static void text_findings(FILE *f, const json_t *findings, const char *indent)
+{
+    size_t i;
+    json_t *x;
+
+    json_array_foreach(findings, i, x)
+    {
+        if (!failed(x))
+            continue;
+        char *exp = compact(json_object_get(x, "expected"));
+        char *obs = compact(json_object_get(x, "observed"));
+        fprintf(f, "%s%s ", indent, str(x, "status"));
+        cli_put_safe(f, str(x, "rule"));
+        fputs(": ", f);
+        cli_put_safe(f, str(x, "message"));
+        fputs(" (expected ", f);
+        cli_put_safe(f, exp);
+        fputs(", observed ", f);
+        cli_put_safe(f, obs);
+        fputs(")\n", f);
+        free(exp);
+        free(obs);
+    }
+}
+
+static const char *colour_of(const char *verdict)
+{
+    if (strcmp(verdict, "compliant") == 0)
+        return "\033[32m";
+    if (strcmp(verdict, "noncompliant") == 0 || strcmp(verdict, "unattested") == 0)
+        return "\033[31m";
+    if (strcmp(verdict, "missing") == 0)
+        return "\033[35m";
+    return "\033[33m";
+}
+
+static void summary_line(FILE *f, const json_t *doc)
+{
+    const json_t *s = json_object_get(doc, "summary");
+    const json_t *c = json_object_get(s, "certificates");
+
+    fprintf(f,
+            "%lld session%s: %lld compliant, %lld noncompliant, %lld unattested, %lld missing, "
+            "%lld unreachable; %lld late, %lld leftover, %lld duplicate; %lld orphan%s; "
+            "%lld certificate%s (%lld matched, %lld unmatched, %lld rejected); %lld violation%s\n",
+            num(s, "sessions"), num(s, "sessions") == 1 ? "" : "s", num(s, "compliant"),
+            num(s, "noncompliant"), num(s, "unattested"), num(s, "missing"), num(s, "unreachable"),
+            num(s, "late"), num(s, "leftover"), num(s, "duplicate"), num(s, "orphans"),
+            num(s, "orphans") == 1 ? "" : "s", num(c, "total"), num(c, "total") == 1 ? "" : "s",
+            num(c, "matched"), num(c, "unmatched"), num(c, "rejected"), num(s, "violations"),
+            num(s, "violations") == 1 ? "" : "s");
+    if (!json_is_true(json_object_get(doc, "complete")))
+        fputs("audit incomplete: an engine, the certificates or the task folder could not all "
+              "be read\n",
+              f);
+}
+
+static void text_render(FILE *f, const json_t *doc, int colour)
+{
+    size_t i;
+    json_t *x;
+    char up[16], buf[16];
+
+    json_array_foreach(json_object_get(doc, "sessions"), i, x)
+    {
+        const char *v = str(x, "verdict");
+        size_t k;
+        for (k = 0; v[k] && k < sizeof up - 1; k++)
+            up[k] = (char)(v[k] - 32 * (v[k] >= 'a' && v[k] <= 'z'));
+        up[k] = '\0';
+        fprintf(f, "%s%-12s%s ", colour ? colour_of(v) : "", up, colour ? "\033[0m" : "");
+        cli_put_safe(f, label(x, buf));
+        if (str(x, "containerId") && str(x, "name"))
+            fprintf(f, " %.12s", str(x, "containerId"));
+        if (str(x, "certificateId"))
+            fprintf(f, " cert %.12s", str(x, "certificateId"));
+        if (str(x, "state")) {
+            fputs(" ", f);
+            cli_put_safe(f, str(x, "state"));
+        }
+        json_t *fl;
+        size_t j;
+        json_array_foreach(json_object_get(x, "flags"), j, fl)
+            fprintf(f, " [%s]", json_string_value(fl));
+        fputc('\n', f);
+        text_findings(f, json_object_get(x, "findings"), "    ");
+    }
+    json_array_foreach(json_object_get(doc, "certificates"), i, x)
+    {
+        const json_t *s = json_object_get(x, "session");
+        fprintf(f, "%-12s ", strcmp(str(x, "status"), "rejected") == 0 ? "REJECTED" : "UNMATCHED");
+        cli_put_safe(f, str(x, "file"));
+        if (str(x, "certificateId"))
+            fprintf(f, " %.12s", str(x, "certificateId"));
+        if (json_is_object(s)) {
+            fputs(" session=", f);
+            cli_put_safe(f, str(s, "name") ? str(s, "name") : "?");
+        }
+        fputc('\n', f);
+        text_findings(f, json_object_get(x, "findings"), "    ");
+    }
+    json_array_foreach(json_object_get(doc, "orphans"), i, x)
+    {
+        fputs("ORPHAN       ", f);
+        cli_put_safe(f, str(x, "id"));
+        if (json_is_integer(json_object_get(x, "pid")))
+            fprintf(f, " pid %lld", num(x, "pid"));
+        fputs(" in ", f);
+        cli_put_safe(f, str(x, "folder"));
+        fputc('\n', f);
+    }
+    json_array_foreach(json_object_get(doc, "engines"), i, x)
+    {
+        if (json_is_true(json_object_get(x, "reachable")) &&
+            !json_is_true(json_object_get(x, "lost")))
+            continue;
+        fputs(json_is_true(json_object_get(x, "reachable")) ? "LOST         " : "UNREACHABLE  ", f);
+        cli_put_safe(f, str(x, "endpoint"));
+        if (str(x, "error")) {
+            fputs(": ", f);
+            cli_put_safe(f, str(x, "error"));
+        }
+        fputc('\n', f);
+    }
+    summary_line(f, doc);
+}
+
+/* ---- junit ---------------------------------------------------------------------- */
+
+static void junit_case_open(FILE *f, const json_t *row, const char *name)
+{
+    char buf[16];
+    fputs("    <testcase classname=\"", f);
+    report_xml_put(f, label(row, buf));
+    if (str(row, "containerId") && str(row, "name"))
+        fprintf(f, " %.12s", str(row, "containerId"));
+    fputs("\" name=\"", f);
+    report_xml_put(f, name);
+    fputs("\"", f);
+}
+
+static void junit_render(FILE *f, const json_t *doc)
+{
+    size_t i, j, tests = 0, failures = 0;
+    json_t *x, *fi;
+
+    json_array_foreach(json_object_get(doc, "sessions"), i, x)
+    {
+        tests += 1 + json_array_size(json_object_get(x, "findings"));
+        failures += strcmp(str(x, "verdict"), "compliant") != 0;
+        json_array_foreach(json_object_get(x, "findings"), j, fi) failures += failed(fi);
+    }
+    tests += json_array_size(json_object_get(doc, "orphans"));
+    failures += json_array_size(json_object_get(doc, "orphans"));
+    fprintf(f,
+            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+            "<testsuites name=\"boxcert audit\" tests=\"%zu\" failures=\"%zu\">\n"
+            "  <testsuite name=\"boxcert audit\" tests=\"%zu\" failures=\"%zu\" errors=\"0\">\n",
+            tests, failures, tests, failures);
+    json_array_foreach(json_object_get(doc, "sessions"), i, x)
+    {
+        const char *v = str(x, "verdict");
+        junit_case_open(f, x, "verdict");
+        if (strcmp(v, "compliant") == 0) {
+            fputs("/>\n", f);
+        } else {
+            fputs(">\n      <failure type=\"", f);
+            report_xml_put(f, v);
+            fputs("\" message=\"session is ", f);
+            report_xml_put(f, v);
+            fputs("\"/>\n    </testcase>\n", f);
+        }
+        json_array_foreach(json_object_get(x, "findings"), j, fi)
+        {
+            junit_case_open(f, x, str(fi, "rule"));
+            if (!failed(fi)) {
+                fputs("/>\n", f);
+                continue;
+            }
+            char *exp = compact(json_object_get(fi, "expected"));
+            char *obs = compact(json_object_get(fi, "observed"));
+            fputs(">\n      <failure type=\"", f);
+            report_xml_put(f, str(fi, "status"));
+            fputs("\" message=\"", f);
+            report_xml_put(f, str(fi, "message"));
+            fputs("\">expected ", f);
+            report_xml_put(f, exp);
+            fputs(", observed ", f);
+            report_xml_put(f, obs);
+            fputs("</failure>\n    </testcase>\n", f);
+            free(exp);
+            free(obs);
+        }
+    }
+    json_array_foreach(json_object_get(doc, "orphans"), i, x)
+    {
+        fputs("    <testcase classname=\"orphans\" name=\"", f);
+        report_xml_put(f, str(x, "id"));
+        fputs("\">\n      <failure type=\"orphan\" message=\"a runtime task no engine knows, in ",
+              f);
+        report_xml_put(f, str(x, "folder"));
+        fputs("\"/>\n    </testcase>\n", f);
+    }
+    fputs("  </testsuite>\n</testsuites>\n", f);
+}
+
+/* ---- sarif ---------------------------------------------------------------------- */
+
+static json_t *sarif_location(const json_t *row)
+{
+    char fq[512];
+    json_t *loc;
+
+    snprintf(fq, sizeof fq, "%s/%s", str(row, "engine") ? str(row, "engine") : "-",
+             str(row, "containerId") ? str(row, "containerId") : "-");
+    loc = json_pack("{s:[{s:s, s:s?, s:s}]}", "logicalLocations", "fullyQualifiedName", fq, "name",
+                    str(row, "name"), "kind", "resource");
+    if (loc && str(row, "certificate"))
+        json_object_set_new(
+            loc, "physicalLocation",
+            json_pack("{s:{s:s}}", "artifactLocation", "uri", str(row, "certificate")));
+    return loc;
+}
+
+static void sarif_render(FILE *f, const json_t *doc)
+{
+    json_t *results = json_array(), *rules = json_object(), *x, *fi;
+    size_t i, j;
+    char msg[600];
+
+    json_array_foreach(json_object_get(doc, "sessions"), i, x)
+    {
+        json_array_foreach(json_object_get(x, "findings"), j, fi)
+        {
+            if (!failed(fi))
+                continue;
+            json_object_set_new(rules, str(fi, "rule"), json_true());
+            snprintf(msg, sizeof msg, "session %s: %s", str(x, "name") ? str(x, "name") : "?",
+                     str(fi, "message"));
+            json_array_append_new(
+                results,
+                json_pack("{s:s, s:s, s:{s:s}, s:[o], s:{s:s, s:O, s:O, s:O, s:O}}", "ruleId",
+                          str(fi, "rule"), "level", "error", "message", "text", msg, "locations",
+                          sarif_location(x), "properties", "verdict", str(x, "verdict"),
+                          "certificateId", json_object_get(x, "certificateId"), "status",
+                          json_object_get(fi, "status"), "expected",
+                          json_object_get(fi, "expected"), "observed",
+                          json_object_get(fi, "observed")));
+        }
+    }
+    json_array_foreach(json_object_get(doc, "orphans"), i, x)
+    {
+        json_object_set_new(rules, "audit.orphan", json_true());
+        snprintf(msg, sizeof msg, "runtime task %s is known to no engine", str(x, "id"));
+        json_array_append_new(results,
+                              json_pack("{s:s, s:s, s:{s:s}, s:[{s:[{s:s, s:s}]}]}", "ruleId",
+                                        "audit.orphan", "level", "error", "message", "text", msg,
+                                        "locations", "logicalLocations", "fullyQualifiedName",
+                                        str(x, "id"), "kind", "resource"));
+    }
+    json_t *rl = json_array();
+    const char *k;
+    json_t *v;
+    json_object_foreach(rules, k, v) json_array_append_new(rl, json_pack("{s:s}", "id", k));
+    json_t *sarif = json_pack(
+        "{s:s, s:s, s:[{s:{s:{s:s, s:s, s:o}}, s:o, s:{s:O, s:O, s:O}}]}", "$schema",
+        "https://json.schemastore.org/sarif-2.1.0.json", "version", "2.1.0", "runs", "tool",
+        "driver", "name", "boxcert", "version", BOXCERT_VERSION, "rules", rl, "results", results,
+        "properties", "policy", json_object_get(doc, "policy"), "complete",
+        json_object_get(doc, "complete"), "summary", json_object_get(doc, "summary"));
+    char *s = sarif ? json_dumps(sarif, JSON_COMPACT) : NULL;
+    fprintf(f, "%s\n", s ? s : "{}");
+    free(s);
+    json_decref(sarif);
+    json_decref(rules);
+}
+
+/* ---- github --------------------------------------------------------------------- */
+
+static void gh_put(FILE *f, const char *s)
+{
+    report_gh_put(f, s, 0);
+}
+
+static void github_render(FILE *f, const json_t *doc)
+{
+    size_t i, j;
+    json_t *x, *fi;
+    char buf[16];
+
+    json_array_foreach(json_object_get(doc, "sessions"), i, x)
+    {
+        if (!violation(x)) {
+            fputs("COMPLIANT ", f);
+            report_gh_put(f, label(x, buf), 0);
+            fputc('\n', f);
+            continue;
+        }
+        json_array_foreach(json_object_get(x, "findings"), j, fi)
+        {
+            if (!failed(fi))
+                continue;
+            char *exp = compact(json_object_get(fi, "expected"));
+            char *obs = compact(json_object_get(fi, "observed"));
+            fputs("::error ", f);
+            if (str(x, "certificate")) {
+                fputs("file=", f);
+                report_gh_put(f, str(x, "certificate"), 1);
+                fputc(',', f);
+            }
+            fputs("title=", f);
+            report_gh_put(f, str(fi, "rule"), 1);
+            fputs("::session ", f);
+            report_gh_put(f, label(x, buf), 0);
+            if (str(x, "containerId") && str(x, "name")) {
+                fputs(" (", f);
+                put_short(f, str(x, "containerId"), gh_put);
+                fputc(')', f);
+            }
+            fputs(" is ", f);
+            report_gh_put(f, str(x, "verdict"), 0);
+            fputs(": ", f);
+            report_gh_put(f, str(fi, "message"), 0);
+            fputs(" (expected ", f);
+            report_gh_put(f, exp, 0);
+            fputs(", observed ", f);
+            report_gh_put(f, obs, 0);
+            fputs(")\n", f);
+            free(exp);
+            free(obs);
+        }
+    }
+    json_array_foreach(json_object_get(doc, "orphans"), i, x)
+    {
+        fputs("::error title=audit.orphan::runtime task ", f);
+        report_gh_put(f, str(x, "id"), 0);
+        fputs(" is known to no engine (", f);
+        report_gh_put(f, str(x, "folder"), 0);
+        fputs(")\n", f);
+    }
+    json_array_foreach(json_object_get(doc, "certificates"), i, x)
+    {
+        if (strcmp(str(x, "status"), "rejected") != 0)
+            continue;
+        fputs("::warning file=", f);
+        report_gh_put(f, str(x, "file"), 1);
+        fputs(",title=audit.certificate::certificate rejected: ", f);
+        fi = json_array_get(json_object_get(x, "findings"), 0);
+        report_gh_put(f, fi ? str(fi, "message") : "did not verify", 0);
+        fputc('\n', f);
+    }
+    summary_line(f, doc);
+}
+
+/* ---- html ----------------------------------------------------------------------- */
+
+static const char html_head[] =
+    "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+    "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+    "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
+    "style-src 'unsafe-inline'\">\n"
+    "<meta name=\"generator\" content=\"boxcert audit\">\n";
+
+static const char html_style[] =
+    "<style>\n"
+    ":root{--ok:#1a7f37;--bad:#cf222e;--unatt:#bc4c00;--miss:#8250df;--gray:#59636e;"
+    "--line:#d1d9e0}\n"
+    "*{box-sizing:border-box}\n"
+    "body{font:14px/1.45 system-ui,-apple-system,\"Segoe UI\",Roboto,sans-serif;margin:0;"
+    "padding:24px 32px;color:#1f2328;background:#fff}\n"
+    "h1{font-size:22px;margin:0 0 4px}h2{font-size:16px;margin:28px 0 8px}\n"
+    ".meta{color:var(--gray);margin:0 0 16px}\n"
+    "code{font:12px ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}\n"
+    ".outcome{padding:10px 14px;border-radius:6px;font-weight:600;margin:0 0 16px}\n"
+    ".outcome.pass{background:#dafbe1;color:#116329}"
+    ".outcome.fail{background:#ffebe9;color:#a40e26}"
+    ".outcome.incomplete{background:#fff8c5;color:#7d4e00}\n"
+    ".tiles{display:flex;flex-wrap:wrap;gap:10px;margin:0 0 8px}\n"
+    ".tile{border:1px solid var(--line);border-left-width:6px;border-radius:6px;"
+    "padding:4px 10px;min-width:72px}\n"
+    ".tile .n{font-size:22px;font-weight:700}.tile .l{color:var(--gray);font-size:11px;"
+    "text-transform:uppercase;letter-spacing:.04em}\n"
+    ".tile.compliant{border-left-color:var(--ok)}.tile.noncompliant{border-left-color:var(--bad)}"
+    ".tile.unattested{border-left-color:var(--unatt)}.tile.missing{border-left-color:var(--miss)}"
+    ".tile.unreachable{border-left-color:var(--gray)}.tile.flagcount{border-left-color:#0969da}"
+    ".tile.violations{border-left-color:#1f2328}\n"
+    "table{border-collapse:collapse;width:100%;font-size:13px}\n"
+    "th,td{text-align:left;padding:6px 8px;border-bottom:1px solid var(--line);"
+    "vertical-align:top}\n"
+    "td.nowrap{white-space:nowrap}td.findings{min-width:260px;overflow-wrap:anywhere}\n"
+    "td.time{white-space:nowrap;font-size:12px;color:var(--gray)}\n"
+    "td.findings code{overflow-wrap:anywhere}\n"
+    "th{background:#f6f8fa;font-size:12px;text-transform:uppercase;letter-spacing:.04em;"
+    "color:var(--gray)}\n"
+    "tr.v-compliant td:first-child{box-shadow:inset 5px 0 var(--ok)}"
+    "tr.v-noncompliant td:first-child{box-shadow:inset 5px 0 var(--bad)}"
+    "tr.v-unattested td:first-child{box-shadow:inset 5px 0 var(--unatt)}"
+    "tr.v-missing td:first-child{box-shadow:inset 5px 0 var(--miss)}"
+    "tr.v-unreachable td:first-child{box-shadow:inset 5px 0 var(--gray)}\n"
+    "tr.v-noncompliant,tr.v-unattested{background:#fff8f7}"
+    "tr.v-missing{background:#fbf7ff}tr.v-unreachable{background:#f6f8fa}\n"
+    ".badge{display:inline-block;padding:1px 9px;border-radius:10px;font-size:12px;"
+    "font-weight:600;color:#fff;white-space:nowrap}\n"
+    ".badge.compliant{background:var(--ok)}.badge.noncompliant{background:var(--bad)}"
+    ".badge.unattested{background:var(--unatt)}.badge.missing{background:var(--miss)}"
+    ".badge.unreachable{background:var(--gray)}.badge.orphan,.badge.rejected{background:var(--bad)}"
+    ".badge.unmatched{background:var(--gray)}\n"
+    ".flag{display:inline-block;padding:0 7px;margin:0 4px 2px 0;border-radius:10px;"
+    "font-size:12px;border:1px solid}\n"
+    ".flag.late{color:#9a6700;border-color:#d4a72c;background:#fff8c5}"
+    ".flag.leftover{color:#0550ae;border-color:#54aeff;background:#ddf4ff}"
+    ".flag.duplicate{color:#59636e;border-color:#d1d9e0;background:#f6f8fa}\n"
+    "ul.findings{margin:0;padding-left:16px}ul.findings li{margin:0 0 2px}\n"
+    ".rule{font-weight:600}.muted{color:var(--gray)}\n"
+    "footer{margin-top:28px;color:var(--gray);font-size:12px}\n"
+    "</style>\n</head>\n<body>\n";
+
+static void x(FILE *f, const char *s)
+{
+    report_xml_put(f, s);
+}
+
+static void html_tile(FILE *f, const char *cls, const char *id, long long n, const char *label_)
+{
+    fprintf(f,
+            "<div class=\"tile %s\"><div class=\"n\" id=\"count-%s\">%lld</div>"
+            "<div class=\"l\">%s</div></div>\n",
+            cls, id, n, label_);
+}
+
+static void html_findings(FILE *f, const json_t *findings)
+{
+    size_t i, n = 0;
+    json_t *fi;
+
+    json_array_foreach(findings, i, fi) n += failed(fi);
+    if (n == 0) {
+        fputs("<span class=\"muted\">none</span>", f);
+        return;
+    }
+    fputs("<ul class=\"findings\">", f);
+    json_array_foreach(findings, i, fi)
+    {
+        if (!failed(fi))
+            continue;
+        char *exp = compact(json_object_get(fi, "expected"));
+        char *obs = compact(json_object_get(fi, "observed"));
+        fputs("<li><span class=\"rule\">", f);
+        x(f, str(fi, "rule"));
+        fputs("</span> ", f);
+        x(f, str(fi, "message"));
+        fputs(" <span class=\"muted\">(expected <code>", f);
+        x(f, exp);
+        fputs("</code>, observed <code>", f);
+        x(f, obs);
+        fputs("</code>)</span></li>", f);
+        free(exp);
+        free(obs);
+    }
+    fputs("</ul>", f);
+}
+
+static void html_code_short(FILE *f, const char *full)
+{
+    if (!full) {
+        fputs("<span class=\"muted\">-</span>", f);
+        return;
+    }
+    fputs("<code title=\"", f);
+    x(f, full);
+    fputs("\">", f);
+    put_short(f, full, x);
+    fputs("</code>", f);
+}
+
+static void html_render(FILE *f, const json_t *doc)
+{
+    const json_t *s = json_object_get(doc, "summary"), *c = json_object_get(s, "certificates");
+    int complete = json_is_true(json_object_get(doc, "complete"));
+    long long viol = num(s, "violations");
+    size_t i, j;
+    json_t *row, *fl;
+
+    fputs(html_head, f);
+    fprintf(f, "<title>boxcert audit: %lld session%s, %lld violation%s</title>\n",
+            num(s, "sessions"), num(s, "sessions") == 1 ? "" : "s", viol, viol == 1 ? "" : "s");
+    fputs(html_style, f);
+    fputs("<h1>boxcert audit</h1>\n<p class=\"meta\">Audited at <time>", f);
+    x(f, str(doc, "auditedAt"));
+    fputs("</time> &middot; policy <code title=\"sha256 of the effective policy's JCS\">sha256:",
+          f);
+    x(f, str(json_object_get(doc, "policy"), "sha256"));
+    fputs("</code></p>\n", f);
+    if (!complete)
+        fprintf(f,
+                "<p class=\"outcome incomplete\" id=\"outcome\">Incomplete: an engine, the "
+                "certificates or the task folder could not all be read (%lld violation%s "
+                "among what was read)</p>\n",
+                viol, viol == 1 ? "" : "s");
+    else if (viol)
+        fprintf(f, "<p class=\"outcome fail\" id=\"outcome\">%lld violation%s</p>\n", viol,
+                viol == 1 ? "" : "s");
+    else
+        fputs("<p class=\"outcome pass\" id=\"outcome\">Every session compliant, none left "
+              "over</p>\n",
+              f);
+    fputs("<section class=\"tiles\" id=\"summary\">\n", f);
+    html_tile(f, "violations", "violations", viol, "violations");
+    html_tile(f, "compliant", "compliant", num(s, "compliant"), "compliant");
+    html_tile(f, "noncompliant", "noncompliant", num(s, "noncompliant"), "noncompliant");
+    html_tile(f, "unattested", "unattested", num(s, "unattested"), "unattested");
+    html_tile(f, "missing", "missing", num(s, "missing"), "missing");
+    html_tile(f, "unreachable", "unreachable", num(s, "unreachable"), "unreachable");
+    html_tile(f, "flagcount", "late", num(s, "late"), "late");
+    html_tile(f, "flagcount", "leftover", num(s, "leftover"), "leftover");
+    html_tile(f, "flagcount", "duplicate", num(s, "duplicate"), "duplicate");
+    html_tile(f, "flagcount", "orphans", num(s, "orphans"), "orphans");
+    fputs("</section>\n", f);
+    fprintf(f,
+            "<p class=\"meta\" id=\"certificate-counts\">%lld session%s; %lld certificate%s "
+            "read: %lld matched, %lld unmatched, %lld rejected</p>\n",
+            num(s, "sessions"), num(s, "sessions") == 1 ? "" : "s", num(c, "total"),
+            num(c, "total") == 1 ? "" : "s", num(c, "matched"), num(c, "unmatched"),
+            num(c, "rejected"));
+
+    fputs("<h2>Sessions</h2>\n<table id=\"sessions\">\n<thead><tr><th>Verdict</th><th>Session"
+          "</th><th>Container</th><th>Engine</th><th>Started</th><th>State</th>"
+          "<th>Certificate</th><th>Flags</th><th>Failed findings</th></tr></thead>\n<tbody>\n",
+          f);
+    json_array_foreach(json_object_get(doc, "sessions"), i, row)
+    {
+        const char *v = str(row, "verdict");
+        fputs("<tr class=\"session v-", f);
+        x(f, v);
+        fputs("\" data-verdict=\"", f);
+        x(f, v);
+        fputs("\" data-flags=\"", f);
+        json_array_foreach(json_object_get(row, "flags"), j, fl)
+        {
+            if (j)
+                fputc(' ', f);
+            x(f, json_string_value(fl));
+        }
+        fputs("\"><td><span class=\"badge ", f);
+        x(f, v);
+        fputs("\">", f);
+        x(f, v);
+        fputs("</span></td><td class=\"nowrap\">", f);
+        if (str(row, "name"))
+            x(f, str(row, "name"));
+        else
+            fputs("<span class=\"muted\">-</span>", f);
+        if (json_is_true(json_object_get(row, "expected")))
+            fputs("<br><span class=\"muted\" title=\"listed in --expect\">expected</span>", f);
+        fputs("</td><td>", f);
+        html_code_short(f, str(row, "containerId"));
+        fputs("</td><td>", f);
+        html_code_short(f, str(row, "engine"));
+        fputs("</td><td class=\"time\">", f);
+        x(f, str(row, "startedAt") ? str(row, "startedAt") : "-");
+        fputs("</td><td>", f);
+        if (str(row, "state"))
+            x(f, str(row, "state"));
+        else
+            fputs(strcmp(v, "missing") == 0 ? "never seen" : "removed", f);
+        fputs("</td><td>", f);
+        html_code_short(f, str(row, "certificateId"));
+        if (json_array_size(json_object_get(row, "duplicates"))) {
+            fputs("<br><span class=\"muted\" title=\"", f);
+            json_array_foreach(json_object_get(row, "duplicates"), j, fl)
+            {
+                if (j)
+                    fputc(' ', f);
+                x(f, json_string_value(fl));
+            }
+            fprintf(f, "\">+%zu more</span>", json_array_size(json_object_get(row, "duplicates")));
+        }
+        fputs("</td><td>", f);
+        json_array_foreach(json_object_get(row, "flags"), j, fl)
+        {
+            fputs("<span class=\"flag ", f);
+            x(f, json_string_value(fl));
+            fputs("\">", f);
+            x(f, json_string_value(fl));
+            fputs("</span>", f);
+        }
+        fputs("</td><td class=\"findings\">", f);
+        html_findings(f, json_object_get(row, "findings"));
+        fputs("</td></tr>\n", f);
+    }
+    fputs("</tbody>\n</table>\n", f);
+
+    if (json_array_size(json_object_get(doc, "certificates"))) {
+        fputs("<h2>Certificates that match no session</h2>\n<table id=\"certificates\">\n"
+              "<thead><tr><th>Status</th><th>File</th><th>Certificate</th><th>Session</th>"
+              "<th>Failed findings</th></tr></thead>\n<tbody>\n",
+              f);
+        json_array_foreach(json_object_get(doc, "certificates"), i, row)
+        {
+            const json_t *ss = json_object_get(row, "session");
+            fputs("<tr class=\"certificate\"><td><span class=\"badge ", f);
+            x(f, str(row, "status"));
+            fputs("\">", f);
+            x(f, str(row, "status"));
+            fputs("</span></td><td class=\"findings\"><code>", f);
+            x(f, str(row, "file"));
+            fputs("</code></td><td>", f);
+            html_code_short(f, str(row, "certificateId"));
+            fputs("</td><td>", f);
+            if (json_is_object(ss)) {
+                x(f, str(ss, "name") ? str(ss, "name") : "?");
+                fputs(" ", f);
+                html_code_short(f, str(ss, "containerId"));
+            } else {
+                fputs("<span class=\"muted\">not shown: did not verify</span>", f);
+            }
+            fputs("</td><td class=\"findings\">", f);
+            html_findings(f, json_object_get(row, "findings"));
+            fputs("</td></tr>\n", f);
+        }
+        fputs("</tbody>\n</table>\n", f);
+    }
+    if (json_array_size(json_object_get(doc, "orphans"))) {
+        fputs("<h2>Orphans: runtime tasks no engine knows</h2>\n<table id=\"orphans\">\n"
+              "<thead><tr><th></th><th>Task</th><th>PID</th><th>Folder</th></tr></thead>\n"
+              "<tbody>\n",
+              f);
+        json_array_foreach(json_object_get(doc, "orphans"), i, row)
+        {
+            fputs("<tr class=\"orphan\"><td><span class=\"badge orphan\">orphan</span></td>"
+                  "<td><code>",
+                  f);
+            x(f, str(row, "id"));
+            fputs("</code></td><td>", f);
+            if (json_is_integer(json_object_get(row, "pid")))
+                fprintf(f, "%lld", num(row, "pid"));
+            else
+                fputs("-", f);
+            fputs("</td><td><code>", f);
+            x(f, str(row, "folder"));
+            fputs("</code></td></tr>\n", f);
+        }
+        fputs("</tbody>\n</table>\n", f);
+    }
+    fputs("<h2>Engines</h2>\n<table id=\"engines\">\n<thead><tr><th>Endpoint</th><th>Engine ID"
+          "</th><th>Status</th></tr></thead>\n<tbody>\n",
+          f);
+    json_array_foreach(json_object_get(doc, "engines"), i, row)
+    {
+        fputs("<tr class=\"engine\"><td><code>", f);
+        x(f, str(row, "endpoint"));
+        fputs("</code></td><td>", f);
+        html_code_short(f, str(row, "id"));
+        fputs("</td><td>", f);
+        if (!json_is_true(json_object_get(row, "reachable")) ||
+            json_is_true(json_object_get(row, "lost"))) {
+            fputs(json_is_true(json_object_get(row, "reachable")) ? "lost: " : "unreachable: ", f);
+            x(f, str(row, "error") ? str(row, "error") : "");
+        } else if (str(row, "sameAs")) {
+            fputs("the same engine as <code>", f);
+            x(f, str(row, "sameAs"));
+            fputs("</code>", f);
+        } else {
+            fputs("audited", f);
+        }
+        fputs("</td></tr>\n", f);
+    }
+    fputs("</tbody>\n</table>\n", f);
+    fputs("<footer>Generated by boxcert " BOXCERT_VERSION
+          " (boxcert audit). Verdicts: compliant, noncompliant (failed findings), unattested "
+          "(no verified certificate for the session's start), missing (expected, never seen, no "
+          "certificate), unreachable (its engine could not be reached). Flags: late "
+          "(certificate issued after certificate.maxCollectionDelay), leftover (still on its "
+          "engine after the run), duplicate (several certificates for one start).</footer>\n"
+          "</body>\n</html>\n",
+          f);
+}
+
+int audit_render(FILE *f, const json_t *doc, audit_format fmt, int colour)
+{
+    switch (fmt) {
+    case AUDIT_TEXT:
+        text_render(f, doc, colour);
+        break;
+    case AUDIT_JSON: {
+        char *s = json_dumps(doc, JSON_COMPACT);
+        if (!s)
+            return -1;
+        fprintf(f, "%s\n", s);
+        free(s);
+        break;
+    }
+    case AUDIT_JUNIT:
+        junit_render(f, doc);
+        break;
+    case AUDIT_SARIF:
+        sarif_render(f, doc);
+        break;
+    case AUDIT_GITHUB:
+        github_render(f, doc);
+        break;
+    case AUDIT_HTML:
+        html_render(f, doc);
+        break;
+    }
+    return ferror(f) ? -1 : 0;
+}
+
+#else
+typedef int audit_report_not_built; /* an empty file is not C */
+#endif

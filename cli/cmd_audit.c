@@ -1,0 +1,340 @@
+#include "cli.h"
+#include "audit_report.h"
+#include "bx_audit.h"
+
+#include <getopt.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+static const char help[] =
+    "usage: boxcert audit --policy FILE|PROFILE [--key PUB]... --certs DIR [--engine URL]...\n"
+    "         [--insecure-engine] [--label K=V]... [--expect FILE] [--collect --signing-key KEY...]\n"
+    "         [--tasks DIR|none] [--format text|json|junit|sarif|github|html] [--output FILE]\n\n"
+    "The post-run audit. Sessions are the containers carrying every --label (exact match),\n"
+    "running or exited, on every engine (one engine reached through two endpoints counts\n"
+    "once), plus those listed in --expect. Each certificate in DIR is verified; a verified\n"
+    "one belongs to the session start with its containerId and startedAt. Each session is\n"
+    "one row: compliant, noncompliant, unattested (no certificate for this start), missing\n"
+    "(expected, never seen, no certificate) or unreachable; flagged late (issued after\n"
+    "certificate.maxCollectionDelay), leftover (still on its engine, running or exited) or\n"
+    "duplicate. Runtime tasks no engine knows are orphans.\n"
+    "  --key PUB            trust this public key (SPKI PEM) besides the policy's\n"
+    "  --certs DIR          the run's certificates (*.intoto.json, *.intoto.jsonl)\n"
+    "  --engine URL         unix:///path or tcp://host:port; repeat for several engines\n"
+    "                       (default $DOCKER_HOST, else unix:///var/run/docker.sock;\n"
+    "                       tcp:// with mutual TLS: DOCKER_TLS_VERIFY, DOCKER_CERT_PATH)\n"
+    "  --insecure-engine    allow a plain tcp:// engine (no TLS)\n"
+    "  --label K=V          select sessions carrying this label (repeatable: all of them)\n"
+    "  --expect FILE        the launcher's list of sessions (boxcert schema expect)\n"
+    "  --collect            first collect certificates for running sessions without one\n"
+    "  --signing-key KEY    private key for --collect (repeat to add signatures)\n"
+    "  --tasks DIR|none     the runtime's task folder for orphans (default\n"
+    "                       " BX_AUDIT_TASKS_DEFAULT ",\n"
+    "                       checked when a local Docker engine is audited)\n"
+    "  --format F           text (default), json, junit, sarif, github or html\n"
+    "  --output FILE        write the report to FILE (atomically) instead of stdout\n"
+    "Exit: 0 every session compliant and none left over, 1 a violation, 2 usage or\n"
+    "configuration error, 3 an engine unreachable or lost, or an I/O error (the audit is\n"
+    "incomplete; the report holds what was read).\n";
+
+static void progress(void *ud, const char *phase, size_t done, size_t total)
+{
+    (void)ud;
+    fprintf(stderr, "\rboxcert audit: %s %zu/%zu\033[K", phase, done, total);
+    fflush(stderr);
+}
+
+static int check_labels(const cli_list *l)
+{
+    for (size_t i = 0; i < l->n; i++) {
+        const char *eq = strchr(l->v[i], '=');
+        if (!eq || eq == l->v[i])
+            return cli_usage_error("--label", "'%s' is not K=V", l->v[i]);
+    }
+    return 0;
+}
+
+static int load_expect(const char *path, bx_expect *e)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    bx_error err;
+    int rc = 0;
+
+    /* an --expect file that cannot be loaded, for whatever reason, is configuration */
+    if (bx_read_file(path, BX_EXPECT_MAX_SIZE, 0, &buf, &len, &err) != 0 ||
+        bx_expect_parse(buf, len, path, e, &err) != 0) {
+        cli_report(path, &err);
+        rc = EXIT_USAGE;
+    }
+    free(buf);
+    return rc;
+}
+
+/* The hidden --from-json FILE: render a report written before (tests, the example page). */
+static int from_json(const char *path, audit_format fmt, const char *output)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    json_t *doc = NULL;
+    json_error_t je;
+    bx_error err;
+    bx_atomic *atomic = NULL;
+    FILE *out = stdout;
+    int rc;
+
+    if (bx_read_file(path, 64u * 1024 * 1024, 0, &buf, &len, &err) != 0) {
+        rc = cli_report(path, &err);
+        goto out;
+    }
+    if (!(doc = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &je))) {
+        rc = cli_usage_error(path, "not JSON: %s (at %d:%d)", je.text, je.line, je.column);
+        goto out;
+    }
+    if (bx_audit_report_check(doc, &err) != 0) {
+        rc = cli_usage_error(path, "not an audit report: %s: %s", err.where, err.msg);
+        goto out;
+    }
+    if (output && bx_atomic_open(output, 0644, &atomic, &out, &err) != 0) {
+        rc = cli_report(output, &err);
+        goto out;
+    }
+    if (audit_render(out, doc, fmt, !output && cli_colour(stdout)) != 0) {
+        rc = EXIT_ENV;
+        goto out;
+    }
+    if (atomic) {
+        bx_atomic *a = atomic;
+        atomic = NULL;
+        if (bx_atomic_commit(a, &err) != 0) {
+            rc = cli_report(output, &err);
+            goto out;
+        }
+    } else if (fflush(stdout) != 0) {
+        rc = EXIT_ENV;
+        goto out;
+    }
+    rc = !json_is_true(json_object_get(doc, "complete")) ? EXIT_ENV
+         : json_integer_value(json_object_get(json_object_get(doc, "summary"), "violations"))
+             ? EXIT_REJECT
+             : EXIT_PASS;
+out:
+    bx_atomic_abort(atomic);
+    json_decref(doc);
+    free(buf);
+    return rc;
+}
+
+int cmd_audit(int argc, char **argv)
+{
+    /* clang-format off */
+    static const struct option opts[] = {{"policy", required_argument, 0, 'p'},
+                                         {"key", required_argument, 0, 'k'},
+                                         {"certs", required_argument, 0, 'c'},
+                                         {"engine", required_argument, 0, 'e'},
+                                         {"insecure-engine", no_argument, 0, 'I'},
+                                         {"label", required_argument, 0, 'l'},
+                                         {"expect", required_argument, 0, 'x'},
+                                         {"collect", no_argument, 0, 'C'},
+                                         {"signing-key", required_argument, 0, 's'},
+                                         {"tasks", required_argument, 0, 't'},
+                                         {"format", required_argument, 0, 'f'},
+                                         {"output", required_argument, 0, 'o'},
+                                         {"from-json", required_argument, 0, 'J'}, /* hidden */
+                                         {"help", no_argument, 0, 'h'},
+                                         {0, 0, 0, 0}};
+    /* clang-format on */
+    cli_list keys = {0}, engines = {0}, labels = {0}, signing = {0};
+    const char *policy_arg = NULL, *certs = NULL, *expect_path = NULL, *tasks = NULL;
+    const char *format = "text", *output = NULL, *from = NULL;
+    int c, rc = EXIT_PASS, collect = 0, insecure = 0, env_error = 0, complete = 0;
+    int progress_shown = 0;
+    bx_policy *p = NULL;
+    bx_expect expect = {0};
+    EVP_PKEY **skeys = NULL;
+    bx_audit *a = NULL;
+    json_t *doc = NULL;
+    bx_error err;
+    bx_atomic *atomic = NULL;
+    FILE *out = stdout;
+    audit_format fmt = AUDIT_TEXT;
+    size_t violations = 0;
+    struct stat st;
+
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+        /* clang-format off */
+        switch (c) {
+        case 'p': policy_arg = optarg; break;
+        case 'k': cli_list_add(&keys, optarg); break;
+        case 'c': certs = optarg; break;
+        case 'e': cli_list_add(&engines, optarg); break;
+        case 'I': insecure = 1; break;
+        case 'l': cli_list_add(&labels, optarg); break;
+        case 'x': expect_path = optarg; break;
+        case 'C': collect = 1; break;
+        case 's': cli_list_add(&signing, optarg); break;
+        case 't': tasks = optarg; break;
+        case 'f': format = optarg; break;
+        case 'o': output = optarg; break;
+        case 'J': from = optarg; break;
+        case 'h': fputs(help, stdout); goto out;
+        default: fputs(help, stderr); rc = EXIT_USAGE; goto out;
+        }
+        /* clang-format on */
+    }
+    if (audit_parse_format(format, &fmt) != 0) {
+        rc = cli_usage_error("--format", "'%s' is not text, json, junit, sarif, github or html",
+                             format);
+        goto out;
+    }
+    if (optind < argc) {
+        rc = cli_usage_error("audit", "unexpected argument '%s' (see --help)", argv[optind]);
+        goto out;
+    }
+    if (from) {
+        rc = from_json(from, fmt, output);
+        goto out;
+    }
+    if ((rc = check_labels(&labels)) != 0)
+        goto out;
+    if (!certs) {
+        rc = cli_usage_error("audit", "--certs DIR is required");
+        goto out;
+    }
+    if (labels.n == 0 && !expect_path) {
+        rc =
+            cli_usage_error("audit", "select the run's sessions with --label K=V or --expect FILE");
+        goto out;
+    }
+    if (collect && signing.n == 0) {
+        rc = cli_usage_error("--collect", "needs at least one --signing-key");
+        goto out;
+    }
+    if (!collect && signing.n) {
+        rc = cli_usage_error("--signing-key", "is for --collect");
+        goto out;
+    }
+    if (stat(certs, &st) != 0 || !S_ISDIR(st.st_mode)) {
+        rc = cli_usage_error(certs, "--certs is not a folder");
+        goto out;
+    }
+    if (tasks && strcmp(tasks, "none") != 0 && (stat(tasks, &st) != 0 || !S_ISDIR(st.st_mode))) {
+        rc = cli_usage_error(tasks, "--tasks is not a folder (or 'none')");
+        goto out;
+    }
+    if ((rc = cli_load_policy(policy_arg, keys.v, keys.n, 0, &p)) != 0)
+        goto out;
+    if (expect_path && (rc = load_expect(expect_path, &expect)) != 0)
+        goto out;
+    if (signing.n && !(skeys = calloc(signing.n, sizeof *skeys))) {
+        rc = EXIT_ENV;
+        goto out;
+    }
+    for (size_t i = 0; i < signing.n; i++) {
+        if (bx_key_load_private(signing.v[i], NULL, &skeys[i], &err) != 0) {
+            rc = cli_report(signing.v[i], &err);
+            goto out;
+        }
+    }
+    bx_audit_opts ao = {.policy = p,
+                        .labels = (const char *const *)labels.v,
+                        .nlabels = labels.n,
+                        .expect = expect_path ? &expect : NULL,
+                        .now = (int64_t)time(NULL),
+                        .progress = isatty(STDERR_FILENO) ? progress : NULL};
+    progress_shown = ao.progress != NULL;
+    if (bx_audit_new(&ao, &a, &err) != 0) {
+        rc = cli_report("audit", &err);
+        goto out;
+    }
+    for (size_t i = 0; i < (engines.n ? engines.n : 1); i++) {
+        const char *url = engines.n ? engines.v[i] : NULL;
+        if (bx_audit_add_engine(a, url, insecure ? BX_ENGINE_INSECURE : 0, &err) != 0) {
+            rc = cli_report(url ? url : "--engine", &err);
+            goto out;
+        }
+    }
+    if (output && bx_atomic_open(output, 0644, &atomic, &out, &err) != 0) {
+        rc = cli_report(output, &err);
+        goto out;
+    }
+    /* from here on, whatever an engine or a file does, a report is written */
+    if (bx_audit_scan(a, &err) != 0) {
+        rc = cli_report("audit", &err);
+        goto out;
+    }
+    if ((!tasks || strcmp(tasks, "none") != 0) && bx_audit_check_tasks(a, tasks, &err) != 0) {
+        env_error = 1;
+        if (progress_shown)
+            fputs("\r\033[K", stderr);
+        cli_report("--tasks", &err);
+    }
+    if (bx_audit_load_certs(a, certs, &err) != 0) {
+        env_error = 1;
+        if (progress_shown)
+            fputs("\r\033[K", stderr);
+        cli_report(certs, &err);
+    }
+    if (collect && bx_audit_collect(a, certs, skeys, signing.n, 86400, &err) != 0) {
+        env_error = 1;
+        if (progress_shown)
+            fputs("\r\033[K", stderr);
+        cli_report("--collect", &err);
+    }
+    if (ao.progress) {
+        fputs("\r\033[K", stderr);
+        progress_shown = 0;
+    }
+    if (bx_audit_report(a, &doc, &complete, &violations, &err) != 0) {
+        rc = cli_report("audit", &err);
+        goto out;
+    }
+    {
+        size_t i;
+        json_t *e;
+        json_array_foreach(json_object_get(doc, "engines"), i, e)
+        {
+            const char *msg = json_string_value(json_object_get(e, "error"));
+            if (msg) {
+                bx_error_set(&err, BX_EENV, json_string_value(json_object_get(e, "endpoint")), "%s",
+                             msg);
+                cli_report("--engine", &err);
+            }
+        }
+    }
+    if (audit_render(out, doc, fmt, !output && cli_colour(stdout)) != 0) {
+        rc = EXIT_ENV;
+        goto out;
+    }
+    if (atomic) {
+        bx_atomic *at = atomic;
+        atomic = NULL;
+        if (bx_atomic_commit(at, &err) != 0) {
+            rc = cli_report(output, &err);
+            goto out;
+        }
+    } else if (fflush(stdout) != 0) {
+        rc = EXIT_ENV;
+        goto out;
+    }
+    rc = (!complete || env_error) ? EXIT_ENV : violations ? EXIT_REJECT : EXIT_PASS;
+out:
+    if (progress_shown)
+        fputs("\r\033[K", stderr); /* before an error line */
+    bx_atomic_abort(atomic);
+    json_decref(doc);
+    bx_audit_free(a);
+    for (size_t i = 0; skeys && i < signing.n; i++)
+        EVP_PKEY_free(skeys[i]);
+    free(skeys);
+    bx_expect_free(&expect);
+    bx_policy_free(p);
+    free(keys.v);
+    free(engines.v);
+    free(labels.v);
+    free(signing.v);
+    return rc;
+}

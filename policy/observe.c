@@ -1,0 +1,331 @@
+/* Readings of the containment predicate that several rules share (the policy rules and
+ * the CIS checks): paths, namespaces, the session's user, default devices and
+ * capabilities, and the pieces of findings they build alike. The stronger/weaker comparator and the
+ * capability and CPU readings it shares are schema/'s (bx_compare_field, bx_caps_held,
+ * bx_cpu_limit). */
+#include "policy_internal.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- paths ---------------------------------------------------------------------- */
+
+int bxp_path_under(const char *path, const char *base)
+{
+    size_t n = strlen(base);
+    if (!path || path[0] != '/' || base[0] != '/')
+        return 0;
+    if (strcmp(base, "/") == 0)
+        return 1;
+    while (n > 1 && base[n - 1] == '/')
+        n--;
+    return strncmp(path, base, n) == 0 && (path[n] == '\0' || path[n] == '/');
+}
+
+/* ---- capabilities ----------------------------------------------------------------- */
+
+/* Docker 20.10's default capability set (certificate.md, "Engine defaults"). */
+static const char *const docker_default_caps[] = {
+    "AUDIT_WRITE", "CHOWN",      "DAC_OVERRIDE", "FOWNER", "FSETID",           "KILL",
+    "MKNOD",       "NET_RAW",    "SETFCAP",      "SETGID", "NET_BIND_SERVICE", "SETPCAP",
+    "SETUID",      "SYS_CHROOT", NULL,
+};
+
+int bxp_default_cap(const char *name)
+{
+    for (const char *const *c = docker_default_caps; name && *c; c++)
+        if (strcmp(*c, name) == 0)
+            return 1;
+    return 0;
+}
+
+/* ---- namespaces, user, resources, devices ------------------------------------------ */
+
+const char *bxp_ns_mode(const json_t *containment, const char *name)
+{
+    const json_t *ns = json_object_get(json_object_get(containment, "namespaces"), name);
+    const char *k = json_string_value(json_object_get(ns, "kernel"));
+    return k ? k : json_string_value(json_object_get(ns, "engine"));
+}
+
+int bxp_ns_is_host(const char *name, const char *mode)
+{
+    /* the user namespace's "default" is a daemon that does not remap: the host's */
+    return mode && (strcmp(mode, "host") == 0 ||
+                    (name && strcmp(name, "user") == 0 && strcmp(mode, "default") == 0));
+}
+
+/* A decimal id (uid or gid) of at most 10 digits; -1 when s is not one. */
+static long long numeric_id(const char *s, size_t n)
+{
+    long long v = 0;
+    if (n == 0 || n > 10)
+        return -1;
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] < '0' || s[i] > '9')
+            return -1;
+        v = v * 10 + (s[i] - '0');
+    }
+    return v;
+}
+
+static void ids_from_kernel(const json_t *user, bxp_user *u)
+{
+    const json_t *uids = json_object_get(user, "uids"), *gids = json_object_get(user, "gids");
+    const json_t *groups = json_object_get(user, "groups"), *v;
+    size_t i;
+
+    u->have_uid = 1;
+    json_array_foreach(uids, i, v)
+    {
+        if (!json_is_integer(v)) {
+            u->have_uid = 0;
+            continue;
+        }
+        u->uid_root |= json_integer_value(v) == 0;
+        if (u->nuids < 4)
+            u->uids[u->nuids++] = json_integer_value(v);
+    }
+    u->have_gid = json_is_array(gids) && json_is_array(groups);
+    json_array_foreach(gids, i, v) u->gid_root |= json_is_integer(v) && json_integer_value(v) == 0;
+    json_array_foreach(groups, i, v) u->gid_root |=
+        json_is_integer(v) && json_integer_value(v) == 0;
+}
+
+/* user.spec as Docker reads --user: "user[:group]", names or numbers. */
+static int ids_from_spec(const char *spec, bxp_user *u)
+{
+    const char *colon = strchr(spec, ':');
+    size_t ulen = colon ? (size_t)(colon - spec) : strlen(spec);
+    long long uid = numeric_id(spec, ulen),
+              gid = colon ? numeric_id(colon + 1, strlen(colon + 1)) : -1;
+
+    if (!*spec || (ulen == 4 && strncmp(spec, "root", 4) == 0) || uid == 0) {
+        /* no user (the image's default, merged into the config: root) or root itself */
+        u->have_uid = u->uid_root = 1;
+        u->uids[u->nuids++] = 0;
+    } else if (uid > 0) {
+        u->have_uid = 1;
+        u->uids[u->nuids++] = uid;
+    } else if (ulen == 0) {
+        return -1;
+    } else {
+        u->named = 1;
+    }
+    if (colon) {
+        u->have_gid = gid >= 0;
+        u->gid_root = gid == 0 || strcmp(colon + 1, "root") == 0;
+    }
+    return 0;
+}
+
+bxp_tri bxp_user_read(const json_t *user, bxp_user *u)
+{
+    const char *spec = json_string_value(json_object_get(user, "spec"));
+
+    memset(u, 0, sizeof *u);
+    if (!json_is_object(user))
+        return BXP_UNSEEN;
+    if (json_is_array(json_object_get(user, "uids"))) {
+        ids_from_kernel(user, u);
+        return BXP_YES;
+    }
+    if (!spec || ids_from_spec(spec, u) != 0)
+        return BXP_UNSEEN;
+    return BXP_YES;
+}
+
+/* The standard pseudo-devices the engine allows in every session (and mknod of any). */
+static const struct {
+    char type;
+    const char *major, *minor, *access;
+} default_devices[] = {
+    {'c', "*", "*", "m"},   {'b', "*", "*", "m"},     {'c', "1", "3", "rwm"},
+    {'c', "1", "5", "rwm"}, {'c', "1", "7", "rwm"},   {'c', "1", "8", "rwm"},
+    {'c', "1", "9", "rwm"}, {'c', "5", "0", "rwm"},   {'c', "5", "1", "rwm"},
+    {'c', "5", "2", "rwm"}, {'c', "136", "*", "rwm"}, {'c', "10", "200", "rwm"},
+};
+
+int bxp_default_device_rule(const char *rule)
+{
+    char type, major[12], minor[12], access[8];
+    int n = 0;
+
+    if (!rule ||
+        sscanf(rule, "%c %11[0-9*]:%11[0-9*] %7[rwm]%n", &type, major, minor, access, &n) != 4 ||
+        rule[n] != '\0')
+        return 0;
+    for (size_t i = 0; i < sizeof default_devices / sizeof default_devices[0]; i++) {
+        if (default_devices[i].type != type || strcmp(default_devices[i].major, major) != 0 ||
+            strcmp(default_devices[i].minor, minor) != 0)
+            continue;
+        for (const char *a = access; *a; a++)
+            if (!strchr(default_devices[i].access, *a))
+                return 0;
+        return 1;
+    }
+    return 0;
+}
+
+/* ---- pieces of findings shared by the rules and the CIS checks ------------------- */
+
+/* Observed value at path, or NULL when absent or JSON null. */
+const json_t *bxp_seen(const json_t *o, const char *path)
+{
+    /* bxp_get, without copying the path: this runs a few dozen times per certificate */
+    for (const char *seg = path; o;) {
+        const char *dot = strchr(seg, '.');
+        o = json_object_getn(o, seg, dot ? (size_t)(dot - seg) : strlen(seg));
+        if (!dot)
+            break;
+        seg = dot + 1;
+    }
+    return json_is_null(o) ? NULL : o;
+}
+
+json_t *bxp_copy(const json_t *v)
+{
+    return v ? json_deep_copy(v) : json_null();
+}
+
+/* "a, b, c" (strings, or numbers for unknown capability bits); "none" when empty. */
+const char *bxp_join(const json_t *arr, char *out, size_t n)
+{
+    size_t o = 0, i;
+    const json_t *v;
+    out[0] = '\0';
+    json_array_foreach(arr, i, v)
+    {
+        const char *sep = i ? ", " : "";
+        int w = json_is_integer(v)
+                    ? snprintf(out + o, n - o, "%s%lld", sep, (long long)json_integer_value(v))
+                    : snprintf(out + o, n - o, "%s%s", sep,
+                               json_is_string(v) ? json_string_value(v) : "?");
+        if (w < 0 || (size_t)w >= n - o) {
+            snprintf(out + (n > 4 ? n - 4 : 0), n > 4 ? 4 : n, "...");
+            return out;
+        }
+        o += (size_t)w;
+    }
+    if (!json_array_size(arr))
+        snprintf(out, n, "none");
+    return out;
+}
+
+/* Append "sep item" to a bounded message buffer. */
+
+void bxp_append(char *buf, size_t n, const char *fmt, ...)
+{
+    size_t o = strlen(buf);
+    va_list ap;
+    if (o + 4 >= n)
+        return;
+    va_start(ap, fmt);
+    if (vsnprintf(buf + o, n - o, fmt, ap) >= (int)(n - o))
+        snprintf(buf + n - 4, 4, "...");
+    va_end(ap);
+}
+
+/* What a list rule reports as observed: the entries that failed it, else the whole list.
+ * Steals bad. */
+json_t *bxp_observed_list(json_t *bad, const json_t *all)
+{
+    if (json_array_size(bad))
+        return bad;
+    json_decref(bad);
+    return bxp_copy(all);
+}
+
+const char *bxp_port_text(const json_t *p, char *out, size_t n)
+{
+    const char *ip = json_string_value(json_object_get(p, "hostIp"));
+    snprintf(out, n, "%s:%lld->%lld/%s", ip && *ip ? ip : "*",
+             (long long)json_integer_value(json_object_get(p, "hostPort")),
+             (long long)json_integer_value(json_object_get(p, "containerPort")),
+             json_string_value(json_object_get(p, "proto"))
+                 ? json_string_value(json_object_get(p, "proto"))
+                 : "?");
+    return out;
+}
+
+const char *bxp_user_text(const json_t *user, const bxp_user *u, char *out, size_t n)
+{
+    const char *spec = json_string_value(json_object_get(user, "spec"));
+    if (json_is_array(json_object_get(user, "uids"))) {
+        int o = snprintf(out, n, "user \"%s\" (uids", spec ? spec : "?");
+        for (size_t i = 0; i < u->nuids && o > 0 && (size_t)o < n; i++)
+            o += snprintf(out + o, n - (size_t)o, "%s%lld", i ? "/" : " ", u->uids[i]);
+        if (o > 0 && (size_t)o < n)
+            snprintf(out + o, n - (size_t)o, ")");
+    } else
+        snprintf(out, n, "user \"%s\"%s", spec ? spec : "?",
+                 spec && !*spec ? " (the image's default: root)" : "");
+    return out;
+}
+
+/* 1 when a mount's host source (canonical, or as given) is the forbidden path, under it
+ * or holds it. "/" forbids only a mount of "/" itself. */
+int bxp_mount_hits(const json_t *m, const char *forbidden)
+{
+    const char *srcs[2] = {json_string_value(json_object_get(m, "source")),
+                           json_string_value(json_object_get(m, "sourceAsGiven"))};
+    for (int i = 0; i < 2; i++) {
+        const char *s = srcs[i];
+        if (!s || s[0] != '/')
+            continue;
+        if (strcmp(forbidden, "/") == 0
+                ? strcmp(s, "/") == 0
+                : bxp_path_under(s, forbidden) || bxp_path_under(forbidden, s))
+            return 1;
+    }
+    return 0;
+}
+
+/* Shared-propagation mounts into msg (and bad); -1 when a mount's propagation is not
+ * observed. */
+int bxp_shared_mounts(const json_t *mounts, char *msg, size_t n, json_t *bad)
+{
+    const json_t *m;
+    size_t i;
+    int unseen = 0;
+    json_array_foreach(mounts, i, m)
+    {
+        const char *prop = json_string_value(json_object_get(m, "propagation"));
+        const char *dest = json_string_value(json_object_get(m, "destination"));
+        if (!prop)
+            unseen = 1;
+        else if (strcmp(prop, "shared") == 0 || strcmp(prop, "rshared") == 0) {
+            bxp_append(msg, n, "%s%s (%s)", *msg ? ", " : "", dest ? dest : "?", prop);
+            json_array_append_new(bad, json_deep_copy(m));
+        }
+    }
+    return unseen ? -1 : 0;
+}
+
+/* Host devices exposed into msg: 1 some, 0 none, -1 not observed. */
+int bxp_host_devices(const json_t *dev, char *msg, size_t n)
+{
+    const json_t *list = json_object_get(dev, "devices"),
+                 *rules = json_object_get(dev, "cgroupRules");
+    const json_t *all = json_object_get(dev, "allowAll"), *v;
+    size_t i;
+
+    if (!json_is_object(dev) || !json_is_boolean(all) || !json_is_array(list) ||
+        !json_is_array(rules))
+        return -1;
+    if (json_is_true(all))
+        bxp_append(msg, n, "all devices allowed");
+    json_array_foreach(list, i, v)
+    {
+        const char *h = json_string_value(json_object_get(v, "pathOnHost"));
+        bxp_append(msg, n, "%s%s", *msg ? ", " : "", h ? h : "?");
+    }
+    json_array_foreach(rules, i, v)
+    {
+        const char *r = json_string_value(v);
+        if (!bxp_default_device_rule(r))
+            bxp_append(msg, n, "%srule '%s'", *msg ? ", " : "", r ? r : "?");
+    }
+    return *msg ? 1 : 0;
+}

@@ -1,0 +1,306 @@
+#!/usr/bin/env bash
+# The zoo: one labelled session per way a sandbox can be contained (or not), started in
+# parallel, each collected through the unix socket and checked field by field against what
+# the test set up (the table below), then the same sessions over the mutual-TLS endpoint
+# (level engine, the server certificate's digest recorded).
+. "$(dirname "$0")/../lib/testlib.sh"
+need_engine
+PY=/usr/bin/python3
+HERE=$BOXCERT_SOURCE_DIR/tests/engine
+PORT=$((20000 + $$ % 20000))
+
+zoo_check() { # zoo_check TABLE DIR: one TAP line per expectation
+  local st label got
+  : >"$ERR"
+  while IFS=$'\t' read -r st label got; do
+    if [ "$st" = PASS ]; then _tap 0 "$label"; else echo "#   got: $got"; _tap 1 "$label"; fi
+  done < <($PY "$HERE/zoo_expect.py" "$1" "$2")
+}
+
+"$BOXCERT" keygen --out "$T/k" >/dev/null
+mkdir -p "$T/hostdir" "$T/certs" "$T/tls"
+net=bxt-$RUN_ID-internal
+"$DOCKER" network create --internal --label "boxcert.test=$RUN_ID" "$net" >/dev/null
+
+# name | docker run arguments (every session runs `sleep 600`)
+cat >"$T/sessions" <<EOF
+hardened-runc|--network none --read-only --cap-drop ALL --security-opt no-new-privileges --pids-limit 64 --memory 256m --tmpfs /tmp:size=64m
+hardened-runsc|--runtime runsc --network none --read-only --cap-drop ALL --security-opt no-new-privileges --pids-limit 64 --memory 256m
+privileged-runsc|--runtime runsc --privileged --network none
+runsc-internal|--runtime runsc --network $net --cap-drop ALL
+host-net|--network host --cap-drop ALL
+cap-net-admin|--network none --cap-add NET_ADMIN
+all-caps|--network none --cap-add ALL --cap-drop SYS_RESOURCE
+defaults|--network $net
+seccomp-unconfined|--network none --security-opt seccomp=unconfined
+nnp-false|--network none --security-opt no-new-privileges=false
+user-root|--network none --user 0:0
+user-65532|--network none --user 65532:65532 --cap-drop ALL
+host-pid|--network none --pid host
+host-ipc-uts|--network none --ipc host --uts host
+rw-bind|--network none -v $T/hostdir:/data
+engine-socket|--network none -v /var/run/docker.sock:/run/docker.sock
+tmpfs-size|--network none --read-only --tmpfs /scratch:size=16m,mode=1777
+pids-unlimited|--network none --pids-limit -1
+limits|--network none --memory 128m --memory-swap 192m --cpus 0.5 --cpu-shares 512 --pids-limit 100
+published-port|-p 127.0.0.1:$PORT:$PORT --cap-drop ALL
+exec|--network none --user 65532:65532 --cap-drop ALL --security-opt no-new-privileges
+EOF
+
+# Start every session at once (runsc takes a second or two each).
+while IFS='|' read -r name args; do
+  # shellcheck disable=SC2086
+  ( session "$name" $args >"$T/$name.id" 2>"$T/$name.err" ) &
+done <"$T/sessions"
+wait
+started=0
+while IFS='|' read -r name _; do
+  if [ -s "$T/$name.id" ]; then started=$((started + 1)); else
+    echo "# $name did not start: $(head -c 300 "$T/$name.err")"; fi
+done <"$T/sessions"
+is "$started" "$(wc -l <"$T/sessions" | tr -d ' ')" "every zoo session started"
+id() { cat "$T/$1.id"; }
+
+# An extra process in the exec session, as root although the session runs as 65532.
+ok "docker exec -d an extra process" "$DOCKER" exec -d -u 0 "$(id exec)" sleep 600
+sleep 0.5
+
+while IFS='|' read -r name _; do
+  [ -s "$T/$name.id" ] || continue
+  ok "collect $name" "$BOXCERT" collect "$(id "$name")" --key "$T/k.key" --out "$T/certs/$name.intoto.json"
+done <"$T/sessions"
+check_schema certificate "$T"/certs/*.intoto.json
+
+img=$("$DOCKER" image inspect --format '{{.Id}}' "$SESSION_IMAGE")
+hostdir=$(readlink -f "$T/hostdir")
+defaults_bnd='["AUDIT_WRITE","CHOWN","DAC_OVERRIDE","FOWNER","FSETID","KILL","MKNOD","NET_BIND_SERVICE","NET_RAW","SETFCAP","SETGID","SETPCAP","SETUID","SYS_CHROOT"]'
+
+# session  field (dotted, in the predicate)  op  expected (JSON)
+cat >"$T/table" <<EOF
+# --- hardened runc: everything from the kernel, nothing disagrees
+hardened-runc evidence.level = "engine+kernel"
+hardened-runc evidence.sandbox = null
+hardened-runc evidence.discrepancies = []
+hardened-runc evidence.kernelSha256 ~ "^[0-9a-f]{64}$"
+hardened-runc evidence.ociSpecSha256 ~ "^[0-9a-f]{64}$"
+hardened-runc session.containerId = "$(id hardened-runc)"
+hardened-runc session.execCount = 0
+hardened-runc image.id = "$img"
+hardened-runc containment.runtime.name = "runc"
+hardened-runc containment.network.mode = "none"
+hardened-runc containment.network.interfaces = ["lo"]
+hardened-runc containment.rootfs.readOnly = true
+hardened-runc containment.capabilities.effective = []
+hardened-runc containment.capabilities.bounding = []
+hardened-runc containment.capabilities.drop = ["ALL"]
+hardened-runc containment.noNewPrivileges = true
+hardened-runc containment.seccomp.mode = "filter"
+hardened-runc containment.seccomp.profile = "default"
+hardened-runc containment.seccomp.profileSha256 ~ "^[0-9a-f]{64}$"
+hardened-runc containment.user.uids = [0,0,0,0]
+hardened-runc containment.namespaces.pid = {"engine":"private","kernel":"private"}
+hardened-runc containment.namespaces.net = {"engine":"private","kernel":"private"}
+hardened-runc containment.namespaces.user = {"engine":"default","kernel":"host"}
+hardened-runc containment.namespaces.cgroup = {"engine":"host","kernel":"host"}
+hardened-runc containment.resources.memoryBytes = 268435456
+hardened-runc containment.resources.pidsLimit = 64
+hardened-runc containment.resources.nanoCpus = null
+hardened-runc containment.devices.allowAll = false
+hardened-runc containment.writeSurface.[path=/tmp].sizeBytes = 67108864
+hardened-runc containment.writeSurface.[path=/tmp].kind = "tmpfs"
+hardened-runc containment.writeSurface.[path=/tmp].fsType = "tmpfs"
+hardened-runc containment.writeSurface.[path=/dev/shm].sizeBytes = 67108864
+hardened-runc containment.writeSurface.[path=/dev].kind = "engine"
+hardened-runc containment.writeSurface len 7
+hardened-runc containment.maskedPaths has "/proc/kcore"
+# --- hardened runsc: the sandbox's arguments and the OCI spec, never its own process
+hardened-runsc evidence.level = "engine+runtime"
+hardened-runsc evidence.kernelSha256 ~ "^[0-9a-f]{64}$"
+hardened-runsc evidence.sandbox.seccompMode = "filter"
+hardened-runsc evidence.sandbox.noNewPrivileges = true
+hardened-runsc evidence.sandbox.uid = 65534
+hardened-runsc containment.runtime.name = "runsc"
+hardened-runsc containment.runtime.path = "/usr/bin/runsc"
+hardened-runsc containment.runtime.args has "--network=none"
+hardened-runsc containment.runtime.args has "--oci-seccomp=true"
+hardened-runsc containment.network.mode = "none"
+hardened-runsc containment.network.interfaces = ["lo"]
+hardened-runsc containment.capabilities.effective = []
+hardened-runsc containment.rootfs.readOnly = true
+hardened-runsc containment.noNewPrivileges = true
+hardened-runsc containment.seccomp.mode = "filter"
+hardened-runsc containment.seccomp.profileSha256 ~ "^[0-9a-f]{64}$"
+hardened-runsc containment.namespaces.pid.kernel = null
+hardened-runsc containment.resources.memoryBytes = 268435456
+hardened-runsc containment.resources.pidsLimit = 64
+hardened-runsc evidence.discrepancies = []
+# --- privileged under runsc: every capability, every device, no seccomp, nothing masked
+privileged-runsc containment.privileged = true
+privileged-runsc evidence.level = "engine+runtime"
+privileged-runsc containment.capabilities.bounding has "SYS_ADMIN"
+privileged-runsc containment.capabilities.bounding lacks "NET_RAW"
+privileged-runsc containment.capabilities.effective has "SYS_MODULE"
+privileged-runsc containment.seccomp.mode = "disabled"
+privileged-runsc containment.devices.allowAll = true
+privileged-runsc containment.maskedPaths = []
+privileged-runsc evidence.discrepancies.[field=containment.capabilities.bounding].reason = "runtime argument"
+# --- runsc on an internal network: runsc's --network=none wins over the engine's word
+runsc-internal evidence.level = "engine+runtime"
+runsc-internal containment.network.mode = "none"
+runsc-internal evidence.discrepancies.[field=containment.network.mode].reason = "runtime argument"
+runsc-internal evidence.discrepancies.[field=containment.network.mode].values.engine = "$net"
+runsc-internal evidence.discrepancies.[field=containment.network.mode].values.runtime = "none"
+# --- host network
+host-net containment.network.mode = "host"
+host-net containment.network.internal = false
+host-net containment.namespaces.net = {"engine":"host","kernel":"host"}
+host-net containment.network.interfaces has "lo"
+host-net containment.network.interfaces has "docker0"
+host-net evidence.discrepancies = []
+# --- capabilities
+cap-net-admin containment.capabilities.add = ["NET_ADMIN"]
+cap-net-admin containment.capabilities.effective has "NET_ADMIN"
+cap-net-admin containment.capabilities.effective len 15
+cap-net-admin evidence.discrepancies = []
+all-caps containment.capabilities.effective len 37
+all-caps containment.capabilities.effective lacks "SYS_RESOURCE"
+all-caps containment.capabilities.bounding has "SYS_ADMIN"
+all-caps evidence.discrepancies = []
+# --- engine defaults, recorded as observed, never null
+defaults containment.capabilities.bounding = $defaults_bnd
+defaults containment.capabilities.effective = $defaults_bnd
+defaults containment.seccomp.profile = "default"
+defaults containment.seccomp.mode = "filter"
+defaults containment.noNewPrivileges = false
+defaults containment.resources.cgroupParent = ""
+defaults containment.resources.memoryBytes = null
+defaults containment.resources.cpuShares = null
+defaults containment.rootfs.readOnly = false
+defaults containment.network.mode = "$net"
+defaults containment.network.internal = true
+defaults containment.network.interfaces = ["eth0","lo"]
+defaults containment.writeSurface.[path=/].kind = "rootfs"
+defaults containment.writeSurface.[path=/].fsType = "overlay"
+defaults containment.writeSurface.[path=/etc/hosts].kind = "engine"
+defaults containment.devices.allowAll = false
+defaults session.restartPolicy = {"name":"no","maximumRetryCount":0}
+defaults evidence.discrepancies = []
+# --- seccomp and no-new-privileges
+seccomp-unconfined containment.seccomp = {"mode":"disabled","profile":"unconfined","profileSha256":null}
+seccomp-unconfined evidence.discrepancies = []
+nnp-false containment.noNewPrivileges = false
+nnp-false evidence.discrepancies = []
+# --- users: the kernel's ids
+user-root containment.user.spec = "0:0"
+user-root containment.user.uids = [0,0,0,0]
+user-root containment.user.gids = [0,0,0,0]
+user-65532 containment.user.spec = "65532:65532"
+user-65532 containment.user.uids = [65532,65532,65532,65532]
+user-65532 containment.user.gids = [65532,65532,65532,65532]
+user-65532 containment.capabilities.effective = []
+user-65532 evidence.discrepancies = []
+# --- host namespaces
+host-pid containment.namespaces.pid = {"engine":"host","kernel":"host"}
+host-pid containment.namespaces.ipc.kernel = "private"
+host-ipc-uts containment.namespaces.ipc = {"engine":"host","kernel":"host"}
+host-ipc-uts containment.namespaces.uts = {"engine":"host","kernel":"host"}
+host-ipc-uts containment.namespaces.pid.kernel = "private"
+host-ipc-uts containment.writeSurface.[path=/dev/shm].kind = "engine"
+# --- mounts: canonical host sources; read-write binds in the write surface
+rw-bind containment.mounts.0.source = "$hostdir"
+rw-bind containment.mounts.0.destination = "/data"
+rw-bind containment.mounts.0.readOnly = false
+rw-bind containment.writeSurface.[path=/data].kind = "bind"
+engine-socket containment.mounts.0.sourceAsGiven = "/var/run/docker.sock"
+engine-socket containment.mounts.0.source = "/run/docker.sock"
+engine-socket containment.mounts.0.destination = "/run/docker.sock"
+engine-socket containment.writeSurface.[path=/run/docker.sock].kind = "bind"
+# --- tmpfs with a size on a read-only rootfs
+tmpfs-size containment.rootfs.readOnly = true
+tmpfs-size containment.writeSurface.[path=/scratch].sizeBytes = 16777216
+tmpfs-size containment.writeSurface.[path=/scratch].kind = "tmpfs"
+tmpfs-size containment.writeSurface.[path=/scratch].options has "size=16384k"
+tmpfs-size evidence.discrepancies = []
+# --- resources: unlimited is null, limits confirmed by the cgroup files
+pids-unlimited containment.resources.pidsLimit = null
+pids-unlimited evidence.discrepancies = []
+limits containment.resources.memoryBytes = 134217728
+limits containment.resources.memorySwapBytes = 201326592
+limits containment.resources.nanoCpus = 500000000
+limits containment.resources.cpuShares = 512
+limits containment.resources.pidsLimit = 100
+limits evidence.discrepancies = []
+# --- a port published on the default bridge (nothing is sent to it)
+published-port containment.network.mode = "bridge"
+published-port containment.network.internal = false
+published-port containment.network.ports = [{"containerPort":$PORT,"hostIp":"127.0.0.1","hostPort":$PORT,"proto":"tcp"}]
+published-port evidence.discrepancies = []
+# --- an exec'd process: counted by the engine, and its (root) ids are the weakest
+exec session.execCount = 1
+exec containment.user.uids = [0,0,0,0]
+exec containment.user.spec = "65532:65532"
+exec evidence.discrepancies.[field=containment.user.uids].values.spec = [65532,65532,65532,65532]
+exec evidence.discrepancies.[field=containment.user.uids].recorded = [0,0,0,0]
+exec evidence.discrepancies.[field=containment.user.uids].reason = "kernel"
+EOF
+zoo_check "$T/table" "$T/certs"
+
+# The same sessions over the mutual-TLS endpoint: level engine, the server's certificate
+# recorded as the SHA-256 of its DER.
+eval "$(bash "$BOXCERT_SOURCE_DIR/scripts/engine.sh" env)"
+tls=$BOXCERT_TLS_CERT_PATH
+if [ -f "$tls/cert.pem" ]; then
+  peer=$(openssl s_client -connect "${BOXCERT_TLS_HOST#tcp://}" -CAfile "$tls/ca.pem" \
+    -cert "$tls/cert.pem" -key "$tls/key.pem" </dev/null 2>/dev/null |
+    openssl x509 -outform DER | sha256sum | cut -d' ' -f1)
+  for name in hardened-runc hardened-runsc privileged-runsc; do
+    ok "collect $name over TLS" env DOCKER_TLS_VERIFY=1 DOCKER_CERT_PATH="$tls" \
+      "$BOXCERT" collect "$(id "$name")" --engine "$BOXCERT_TLS_HOST" --key "$T/k.key" \
+      --out "$T/tls/$name.intoto.json"
+  done
+  check_schema certificate "$T"/tls/*.intoto.json
+  cat >"$T/tls-table" <<EOF
+hardened-runc evidence.level = "engine"
+hardened-runc evidence.kernelSha256 = null
+hardened-runc evidence.ociSpecSha256 = null
+hardened-runc engine.endpoint = "$BOXCERT_TLS_HOST"
+hardened-runc engine.tlsPeerSha256 = "$peer"
+hardened-runc containment.capabilities.effective = []
+hardened-runc containment.seccomp.profileSha256 = null
+hardened-runc containment.user.uids = null
+hardened-runc containment.namespaces.pid.kernel = null
+hardened-runc containment.network.interfaces = null
+hardened-runsc evidence.level = "engine"
+hardened-runsc evidence.sandbox = null
+hardened-runsc engine.tlsPeerSha256 = "$peer"
+hardened-runsc containment.runtime.args = ["--network=none","--oci-seccomp"]
+privileged-runsc evidence.level = "engine"
+privileged-runsc containment.capabilities.effective len 38
+EOF
+  zoo_check "$T/tls-table" "$T/tls"
+  expect_rc 2 "plain tcp:// refused without --insecure-engine" \
+    env -u DOCKER_TLS_VERIFY "$BOXCERT" collect "$(id hardened-runc)" --engine "$BOXCERT_TLS_HOST" \
+    --key "$T/k.key" --out "$T/tls/plain.intoto.json"
+  like "$ERR" 'plain tcp:// engine refused' "... with a one-line reason"
+  ok "... and no file" test ! -e "$T/tls/plain.intoto.json"
+  expect_rc 2 "TLS with no client certificate files: a configuration error" env \
+    DOCKER_TLS_VERIFY=1 DOCKER_CERT_PATH="$T" "$BOXCERT" inspect "$(id hardened-runc)" \
+    --engine "$BOXCERT_TLS_HOST"
+  # a client certificate the engine's CA did not sign: the handshake fails
+  mkdir -p "$T/stranger" && cp "$tls/ca.pem" "$T/stranger/ca.pem"
+  openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 1 \
+    -subj "/CN=stranger" -keyout "$T/stranger/key.pem" -out "$T/stranger/cert.pem" 2>/dev/null
+  expect_rc 3 "TLS with a client certificate of another CA: refused by the engine" env \
+    DOCKER_TLS_VERIFY=1 DOCKER_CERT_PATH="$T/stranger" "$BOXCERT" inspect "$(id hardened-runc)" \
+    --engine "$BOXCERT_TLS_HOST"
+  like "$ERR" 'engine' "... with a one-line reason"
+  # an engine CA that did not sign the server's certificate: the client refuses the server
+  cp "$T/stranger/cert.pem" "$T/stranger/ca.pem"
+  cp "$tls/cert.pem" "$T/stranger/cert.pem" && cp "$tls/key.pem" "$T/stranger/key.pem"
+  expect_rc 3 "TLS with a server certificate the CA did not sign: refused" env \
+    DOCKER_TLS_VERIFY=1 DOCKER_CERT_PATH="$T/stranger" "$BOXCERT" inspect "$(id hardened-runc)" \
+    --engine "$BOXCERT_TLS_HOST"
+else
+  is "missing" "present" "TLS client certificate at $tls (engine not started by scripts/engine.sh?)"
+fi
+done_testing

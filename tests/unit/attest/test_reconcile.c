@@ -1,0 +1,404 @@
+/* Which source wins (attest/reconcile.c), without a host: the engine-level predicate of the
+ * recorded hardened session, and views of the spec, the runtime and the kernel written
+ * here, each case one disagreement (or none) and what must be recorded. */
+#include "tap.h"
+#include "bx_attest_int.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define FIXTURE BOXCERT_SOURCE_DIR "/fixtures/inspect/hardened"
+#define NOW 1767225600
+
+static json_t *version, *info, *container, *image;
+static char *raw_c, *raw_i;
+static size_t raw_c_len, raw_i_len;
+
+static json_t *load(const char *name, char **raw, size_t *len)
+{
+    char path[512];
+    json_t *j;
+
+    snprintf(path, sizeof path, FIXTURE "/%s", name);
+    j = json_load_file(path, JSON_REJECT_DUPLICATES, NULL);
+    if (j && raw) {
+        *raw = json_dumps(j, JSON_COMPACT);
+        *len = strlen(*raw);
+    }
+    return j;
+}
+
+/* The engine-level predicate of the hardened session, with changes to its inspect. */
+static json_t *engine_predicate(const char *hostconfig_changes)
+{
+    json_t *c = json_deep_copy(container), *p = NULL;
+    bx_collect_opts o = {
+        .container = "x", .now = NOW, .ttl = 60, .nonce = "00112233445566778899aabbccddeeff"};
+    bx_error e;
+
+    if (hostconfig_changes) {
+        json_t *ch = json_loads(hostconfig_changes, 0, NULL);
+        json_object_update(json_object_get(c, "HostConfig"), ch);
+        json_decref(ch);
+    }
+    if (bx_predicate_from_inspect(version, info, c, image, NULL, raw_c, raw_c_len, raw_i, raw_i_len,
+                                  &o, "unix:///var/run/docker.sock", &p, &e) != 0)
+        printf("# engine predicate: %s\n", e.msg);
+    json_decref(c);
+    return p;
+}
+
+static const json_t *at(const json_t *root, const char *ptr)
+{
+    char key[64];
+    const json_t *v = root;
+
+    while (v && *ptr == '/') {
+        const char *next = strchr(ptr + 1, '/');
+        size_t n = next ? (size_t)(next - ptr - 1) : strlen(ptr + 1);
+        snprintf(key, sizeof key, "%.*s", (int)n, ptr + 1);
+        v = json_is_array(v) ? json_array_get(v, strtoul(key, NULL, 10)) : json_object_get(v, key);
+        ptr += n + 1;
+    }
+    return v;
+}
+
+static const json_t *discrepancy(const json_t *p, const char *field)
+{
+    const json_t *d;
+    size_t i;
+
+    json_array_foreach(at(p, "/evidence/discrepancies"), i, d)
+    {
+        if (!strcmp(json_string_value(json_object_get(d, "field")), field))
+            return d;
+    }
+    return NULL;
+}
+
+static int is_json(const json_t *v, const char *want)
+{
+    json_t *w = json_loads(want, JSON_DECODE_ANY, NULL);
+    int r = v && w && json_equal((json_t *)v, w);
+    if (!r) {
+        char *g = v ? json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT) : NULL;
+        printf("#   got  %.500s\n#   want %s\n", g ? g : "(absent)", want);
+        free(g);
+    }
+    json_decref(w);
+    return r;
+}
+
+typedef struct {
+    json_t *p, *sources;
+    bx_evidence *ev;
+    int rc;
+} run;
+
+static run reconcile(const char *hc, const char *level, const char *spec, const char *runtime,
+                     const char *kernel, const char *args)
+{
+    run r = {.p = engine_predicate(hc), .sources = json_object(), .ev = bxa_evidence_new()};
+    bxa_views v = {.level = level};
+    bx_error e;
+
+    v.spec = spec ? json_loads(spec, 0, NULL) : NULL;
+    v.runtime = runtime ? json_loads(runtime, 0, NULL) : NULL;
+    v.kernel = kernel ? json_loads(kernel, 0, NULL) : NULL;
+    v.runtime_args = args ? json_loads(args, 0, NULL) : NULL;
+    if (kernel && bxa_evidence_add(r.ev, BXA_EV_KERNEL, "1/status", "x", 1, &e) != 0)
+        printf("# evidence: %s\n", e.msg);
+    if (spec && bxa_evidence_add(r.ev, BXA_EV_SPEC, "config.json", "{}", 2, &e) != 0)
+        printf("# evidence: %s\n", e.msg);
+    r.rc = r.p ? bxa_reconcile(r.p, &v, r.ev, r.sources, &e) : -99;
+    if (r.rc != 0)
+        printf("# reconcile: %d %s\n", r.rc, r.p ? e.msg : "no predicate");
+    bxa_views_free(&v);
+    return r;
+}
+
+static void done(run *r)
+{
+    json_decref(r->p);
+    json_decref(r->sources);
+    bxa_evidence_free(r->ev);
+}
+
+static const char *src(const run *r, const char *field)
+{
+    const char *s = json_string_value(json_object_get(r->sources, field));
+    return s ? s : "(none)";
+}
+
+#define AGREEING_KERNEL                                                                            \
+    "{\"rootfs\":{\"readOnly\":true},\"noNewPrivileges\":true,\"seccomp\":{\"mode\":\"filter\"},"  \
+    "\"capabilities\":{\"effective\":[],\"permitted\":[],\"inheritable\":[],\"ambient\":[],"       \
+    "\"bounding\":[]},\"user\":{\"uids\":[0,0,0,0],\"gids\":[0,0,0,0],\"groups\":[0]},"            \
+    "\"namespaces\":{\"pid\":\"private\",\"ipc\":\"private\",\"uts\":\"private\",\"net\":"         \
+    "\"private\",\"user\":\"host\",\"cgroup\":\"host\"},\"network\":{\"interfaces\":[\"lo\"]},"    \
+    "\"resources\":{\"memoryBytes\":268435456,\"pidsLimit\":64,\"cpuShares\":1024,\"cpuQuota\":"   \
+    "null,\"cpuPeriod\":100000},\"devices\":{\"allowAll\":false}}"
+
+static void engine_only(void)
+{
+    run r = reconcile(NULL, "engine", NULL, NULL, NULL, NULL);
+    ok(r.rc == 0, "engine only: reconciled");
+    ok(is_json(at(r.p, "/evidence/level"), "\"engine\""), "level engine");
+    ok(is_json(at(r.p, "/evidence/kernelSha256"), "null") &&
+           is_json(at(r.p, "/evidence/ociSpecSha256"), "null"),
+       "no kernel or spec digests");
+    ok(json_array_size(at(r.p, "/evidence/discrepancies")) == 0, "no discrepancy");
+    is_str(src(&r, "rootfs.readOnly"), "engine", "sources: engine");
+    done(&r);
+}
+
+static void agreeing(void)
+{
+    run r = reconcile(NULL, "engine+kernel", NULL, NULL, AGREEING_KERNEL, NULL);
+    ok(r.rc == 0, "agreeing kernel: reconciled");
+    ok(is_json(at(r.p, "/evidence/discrepancies"), "[]"), "agreeing kernel: no discrepancy");
+    ok(is_json(at(r.p, "/evidence/level"), "\"engine+kernel\""), "level engine+kernel");
+    ok(json_is_string(at(r.p, "/evidence/kernelSha256")), "kernelSha256 set");
+    ok(is_json(at(r.p, "/containment/user/uids"), "[0,0,0,0]"), "uids from the kernel");
+    ok(is_json(at(r.p, "/containment/namespaces/pid"),
+               "{\"engine\":\"private\",\"kernel\":\"private\"}"),
+       "namespaces: engine and kernel side by side");
+    ok(is_json(at(r.p, "/containment/resources/cpuShares"), "null"),
+       "cpu.shares 1024 with no engine shares: no limit (null)");
+    ok(is_json(at(r.p, "/containment/network/interfaces"), "[\"lo\"]"),
+       "interfaces from the kernel");
+    is_str(src(&r, "rootfs.readOnly"), "kernel", "sources: kernel");
+    is_str(src(&r, "network.interfaces"), "kernel", "sources: interfaces from the kernel");
+    done(&r);
+}
+
+static void disagreements(void)
+{
+    run r;
+    const json_t *d;
+
+    r = reconcile(NULL, "engine+kernel", NULL, NULL, "{\"rootfs\":{\"readOnly\":false}}", NULL);
+    d = discrepancy(r.p, "containment.rootfs.readOnly");
+    ok(d &&
+           is_json(json_object_get(d, "values"),
+                   "{\"engine\":true,\"spec\":null,\"runtime\":null,\"kernel\":false}") &&
+           is_json(json_object_get(d, "recorded"), "false") &&
+           is_json(json_object_get(d, "reason"), "\"kernel\""),
+       "kernel rw against engine ro: the kernel's recorded, one entry");
+    ok(is_json(at(r.p, "/containment/rootfs/readOnly"), "false"), "rootfs recorded writable");
+    done(&r);
+
+    r = reconcile(NULL, "engine+kernel", NULL, NULL,
+                  "{\"namespaces\":{\"net\":\"host\",\"pid\":\"private\"}}", NULL);
+    ok(is_json(at(r.p, "/containment/network/mode"), "\"host\"") &&
+           is_json(at(r.p, "/containment/network/internal"), "false"),
+       "the kernel's host network namespace wins over the engine's none");
+    ok(discrepancy(r.p, "containment.network.mode") &&
+           discrepancy(r.p, "containment.namespaces.net"),
+       "... with discrepancies on the mode and the namespace");
+    ok(!discrepancy(r.p, "containment.namespaces.pid"), "... and none where they agree");
+    done(&r);
+
+    r = reconcile("{\"NetworkMode\":\"bridge\"}", "engine+runtime",
+                  "{\"rootfs\":{\"readOnly\":true}}",
+                  "{\"network\":{\"mode\":\"none\",\"interfaces\":[\"lo\"]}}", NULL, "[]");
+    d = discrepancy(r.p, "containment.network.mode");
+    ok(d && is_json(json_object_get(d, "reason"), "\"runtime argument\"") &&
+           is_json(json_object_get(d, "values"),
+                   "{\"engine\":\"bridge\",\"spec\":null,\"runtime\":\"none\",\"kernel\":null}"),
+       "runsc --network=none against the engine's bridge: \"runtime argument\"");
+    ok(is_json(at(r.p, "/containment/network/mode"), "\"none\"") &&
+           is_json(at(r.p, "/containment/network/interfaces"), "[\"lo\"]"),
+       "recorded none, interfaces from the argument");
+    is_str(src(&r, "network.mode"), "runtime", "sources: runtime");
+    done(&r);
+
+    r = reconcile("{\"CapDrop\":[],\"CapAdd\":[]}", "engine+runtime",
+                  "{\"capabilities\":{\"effective\":[\"CHOWN\"],\"permitted\":[\"CHOWN\"],"
+                  "\"inheritable\":[],\"ambient\":[],\"bounding\":[\"CHOWN\"]}}",
+                  NULL, NULL, NULL);
+    d = discrepancy(r.p, "containment.capabilities.bounding");
+    ok(d && is_json(json_object_get(d, "reason"), "\"OCI spec\"") &&
+           is_json(json_object_get(d, "recorded"), "[\"CHOWN\"]"),
+       "spec's capabilities against the engine's defaults: the spec's recorded");
+    ok(is_json(at(r.p, "/containment/capabilities/add"), "[]"), "add/drop stay as configured");
+    done(&r);
+
+    /* the bounding sets agree; a non-root process holds nothing: no discrepancy */
+    r = reconcile("{\"CapDrop\":[],\"CapAdd\":[]}", "engine+kernel", NULL, NULL,
+                  "{\"capabilities\":{\"effective\":[],\"permitted\":[],\"inheritable\":[],"
+                  "\"ambient\":[],\"bounding\":[\"AUDIT_WRITE\",\"CHOWN\",\"DAC_OVERRIDE\","
+                  "\"FOWNER\",\"FSETID\",\"KILL\",\"MKNOD\",\"NET_BIND_SERVICE\",\"NET_RAW\","
+                  "\"SETFCAP\",\"SETGID\",\"SETPCAP\",\"SETUID\",\"SYS_CHROOT\"]}}",
+                  NULL);
+    ok(!discrepancy(r.p, "containment.capabilities.bounding") &&
+           is_json(at(r.p, "/containment/capabilities/effective"), "[]"),
+       "a non-root session: the kernel's empty effective set, no discrepancy");
+    done(&r);
+
+    r = reconcile(
+        "{\"NanoCpus\":1000000000,\"Memory\":268435456}", "engine+kernel", NULL, NULL,
+        "{\"resources\":{\"memoryBytes\":536870912,\"cpuQuota\":50000,\"cpuPeriod\":100000,"
+        "\"cpuShares\":1024}}",
+        NULL);
+    d = discrepancy(r.p, "containment.resources.memoryBytes");
+    ok(d && is_json(json_object_get(d, "recorded"), "536870912"),
+       "the cgroup's memory limit recorded over the engine's");
+    d = discrepancy(r.p, "containment.resources.nanoCpus");
+    ok(d && is_json(json_object_get(d, "recorded"), "500000000"),
+       "--cpus compared as nano-CPUs from quota/period");
+    ok(is_json(at(r.p, "/containment/resources/cpuQuota"), "null") &&
+           !discrepancy(r.p, "containment.resources.cpuQuota"),
+       "quota/period not compared when the engine set nano-CPUs");
+    done(&r);
+
+    r = reconcile("{\"CpuShares\":512}", "engine+kernel", NULL, NULL,
+                  "{\"resources\":{\"cpuWeight\":20}}", NULL);
+    ok(!discrepancy(r.p, "containment.resources.cpuShares") &&
+           is_json(at(r.p, "/containment/resources/cpuShares"), "512"),
+       "cgroup v2 cpu.weight 20 is shares 512");
+    done(&r);
+    r = reconcile(NULL, "engine+kernel", NULL, NULL, "{\"resources\":{\"cpuWeight\":100}}", NULL);
+    ok(!discrepancy(r.p, "containment.resources.cpuShares") &&
+           is_json(at(r.p, "/containment/resources/cpuShares"), "null"),
+       "cgroup v2 cpu.weight 100 is the default: no limit");
+    done(&r);
+
+    r = reconcile(NULL, "engine+kernel", "{\"user\":{\"uids\":[0,0,0,0],\"gids\":[0,0,0,0]}}", NULL,
+                  "{\"user\":{\"uids\":[0,1000,0,0],\"gids\":[0,0,0,0],\"groups\":[]}}", NULL);
+    d = discrepancy(r.p, "containment.user.uids");
+    ok(d && is_json(json_object_get(d, "recorded"), "[0,1000,0,0]") &&
+           !discrepancy(r.p, "containment.user.gids"),
+       "uids: the kernel's recorded where the spec disagrees");
+    done(&r);
+}
+
+static void runsc_views(void)
+{
+    run r;
+    const json_t *d;
+
+    /* a flag the collector does not know: every field at its weakest */
+    json_t *rt = NULL, *flags = json_pack("[s]", "--mystery-flag");
+    bx_error e;
+    char *rts = NULL;
+    if (bxa_runsc_view(flags, NULL, &rt, &e) == 0)
+        rts = json_dumps(rt, JSON_COMPACT);
+    json_decref(rt);
+    json_decref(flags);
+    r = reconcile(NULL, "engine+runtime", "{\"rootfs\":{\"readOnly\":true}}", rts, NULL, "[]");
+    ok(is_json(at(r.p, "/containment/network/mode"), "null") &&
+           is_json(at(r.p, "/containment/rootfs/readOnly"), "null") &&
+           is_json(at(r.p, "/containment/noNewPrivileges"), "false") &&
+           is_json(at(r.p, "/containment/devices/allowAll"), "true") &&
+           json_array_size(at(r.p, "/containment/capabilities/effective")) == BXA_CAP_COUNT,
+       "an unknown runsc flag: null, or the weakest value where null is not allowed");
+    ok(json_is_object(at(r.p, "/containment/writeSurface/0")) &&
+           is_json(at(r.p, "/containment/writeSurface/0/path"), "\"/\""),
+       "... and the rootfs counted as writable");
+    free(rts);
+    done(&r);
+
+    r = reconcile(NULL, "engine+runtime", NULL, "{\"hostSockets\":\"--host-uds=open\"}", NULL,
+                  "[]");
+    d = discrepancy(r.p, "containment.mounts");
+    ok(d && strstr(json_string_value(json_object_get(d, "reason")), "--host-uds=open"),
+       "--host-uds: a discrepancy on the mounts");
+    done(&r);
+
+    r = reconcile("{\"Runtime\":\"runsc\"}", "engine+runtime", NULL, NULL, NULL,
+                  "[\"--network=none\"]");
+    ok(is_json(at(r.p, "/containment/runtime/args"), "[\"--network=none\"]"),
+       "runtime.args: the sandbox's own");
+    d = discrepancy(r.p, "containment.runtime.args");
+    ok(d && is_json(json_object_get(json_object_get(d, "values"), "engine"),
+                    "[\"--network=none\",\"--oci-seccomp\"]"),
+       "an argument of /info Runtimes missing from the sandbox's: a discrepancy");
+    done(&r);
+    r = reconcile("{\"Runtime\":\"runsc\"}", "engine+runtime", NULL, NULL, NULL,
+                  "[\"--root=/x\",\"--network=none\",\"--oci-seccomp=true\"]");
+    ok(!discrepancy(r.p, "containment.runtime.args"),
+       "--oci-seccomp and --oci-seccomp=true are the same argument");
+    done(&r);
+}
+
+static void surface(void)
+{
+    run r = reconcile(
+        NULL, "engine+kernel", NULL, NULL,
+        "{\"writeSurface\":[{\"path\":\"/dev\",\"fsType\":\"tmpfs\",\"options\":[\"rw\"],"
+        "\"sizeBytes\":67108864,\"root\":\"/\",\"source\":\"tmpfs\"},{\"path\":\"/dev/shm\","
+        "\"fsType\":\"tmpfs\",\"options\":[],\"sizeBytes\":67108864,\"root\":\"/\",\"source\":"
+        "\"shm\"},{\"path\":\"/dev/pts\",\"fsType\":\"devpts\",\"options\":[],\"sizeBytes\":null,"
+        "\"root\":\"/\",\"source\":\"devpts\"},{\"path\":\"/dev/mqueue\",\"fsType\":\"mqueue\","
+        "\"options\":[],\"sizeBytes\":null,\"root\":\"/\",\"source\":\"mqueue\"},{\"path\":"
+        "\"/proc\",\"fsType\":\"proc\",\"options\":[],\"sizeBytes\":null,\"root\":\"/\","
+        "\"source\":\"proc\"},{\"path\":\"/sys/fs/cgroup\",\"fsType\":\"tmpfs\",\"options\":[],"
+        "\"sizeBytes\":12345,\"root\":\"/\",\"source\":\"tmpfs\"},{\"path\":\"/tmp\",\"fsType\":"
+        "\"tmpfs\",\"options\":[],\"sizeBytes\":67108864,\"root\":\"/\",\"source\":\"tmpfs\"},"
+        "{\"path\":\"/sneaky\",\"fsType\":\"ext4\",\"options\":[],\"sizeBytes\":null,\"root\":"
+        "\"/srv\",\"source\":\"/dev/vda\"}]}",
+        NULL);
+    const json_t *d = discrepancy(r.p, "containment.writeSurface");
+    ok(d != NULL, "a writable place the engine does not know: a discrepancy");
+    ok(is_json(at(r.p, "/containment/writeSurface/5/path"), "\"/sneaky\"") &&
+           is_json(at(r.p, "/containment/writeSurface/5/kind"), "\"bind\""),
+       "... recorded, as a bind");
+    ok(is_json(at(r.p, "/containment/writeSurface/7/path"), "\"/tmp\"") &&
+           is_json(at(r.p, "/containment/writeSurface/7/kind"), "\"tmpfs\""),
+       "the engine's tmpfs keeps its kind");
+    ok(!json_object_get(at(r.p, "/containment/writeSurface/0"), "root"),
+       "the kernel's helper members are gone");
+    done(&r);
+}
+
+static void evidence_digests(void)
+{
+    bx_evidence *ev = bxa_evidence_new();
+    bx_error e;
+    char hex[65];
+
+    ok(bxa_evidence_add(ev, BXA_EV_KERNEL, "../x", "a", 1, &e) == BX_EINVAL, "'..' refused");
+    ok(bxa_evidence_add(ev, BXA_EV_KERNEL, "a/b/c", "a", 1, &e) == BX_EINVAL,
+       "three components refused");
+    ok(bxa_evidence_add(ev, BXA_EV_KERNEL, "/abs", "a", 1, &e) == BX_EINVAL, "absolute refused");
+    ok(bxa_evidence_add(ev, BXA_EV_KERNEL, "manifest.json", "a", 1, &e) == BX_EINVAL,
+       "the manifest's own name refused");
+    ok(bxa_evidence_add(ev, BXA_EV_KERNEL, "1/status", "abc", 3, &e) == 0, "1/status kept");
+    ok(bxa_evidence_add(ev, BXA_EV_KERNEL, "1/status", "abc", 3, &e) == BX_EINVAL,
+       "a name kept twice refused");
+    ok(bxa_evidence_digest(ev, BXA_EV_KERNEL, hex, &e) == 0 && strlen(hex) == 64,
+       "the manifest digest is computed");
+    json_t *m = json_pack("{s:s}", "1/status",
+                          "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+    char want[65];
+    ok(bx_jcs_sha256_hex(m, want, &e) == 0 && !strcmp(hex, want),
+       "the digest is the SHA-256 of the JCS of {name: sha256(bytes)}");
+    json_decref(m);
+    ok(bxa_evidence_digest(ev, BXA_EV_SPEC, hex, &e) == 0 && hex[0] == '\0',
+       "nothing kept: no digest");
+    bxa_evidence_free(ev);
+}
+
+int main(void)
+{
+    version = load("version.json", NULL, NULL);
+    info = load("info.json", NULL, NULL);
+    container = load("container.json", &raw_c, &raw_c_len);
+    image = load("image.json", &raw_i, &raw_i_len);
+    if (!ok(version && info && container && image, "hardened fixture loads"))
+        return tap_done();
+    engine_only();
+    agreeing();
+    disagreements();
+    runsc_views();
+    surface();
+    evidence_digests();
+    json_decref(version);
+    json_decref(info);
+    json_decref(container);
+    json_decref(image);
+    free(raw_c);
+    free(raw_i);
+    return tap_done();
+}

@@ -1,0 +1,114 @@
+/* collect --requested FILE (attest/requested.c): YAML and JSON typed by place, and every
+ * refusal with its line and column. */
+#include "tap.h"
+#include "bx_attest.h"
+
+#include <string.h>
+
+static const char full_yaml[] =
+    "# everything a launcher may ask for\n"
+    "runtime: runsc\n"
+    "network: {mode: none, interfaces: [lo]}\n"
+    "rootfs: {readOnly: true}\n"
+    "capabilities: {drop: [ALL]}\n"
+    "noNewPrivileges: true\n"
+    "seccomp: default\n"
+    "apparmor: {profile: docker-default}\n"
+    "selinux: my_label\n"
+    "privileged: false\n"
+    "user: {nonRoot: true, uids: [1000, 65532]}\n"
+    "namespaces: {pid: private, net: private, user: host}\n"
+    "resources: {memoryBytes: 268435456, pidsLimit: 64, nanoCpus: 500000000, cgroupParent: \"\","
+    " memorySwapBytes: null}\n"
+    "writeSurface:\n"
+    "  - {path: /tmp, kind: tmpfs, sizeBytes: 67108864}\n"
+    "  - {path: /dev}\n"
+    "mounts: [{destination: /data, source: /srv/data, readOnly: true}]\n"
+    "devices: {allowAll: false, devices: [], cgroupRules: []}\n"
+    "maskedPaths: [/proc/kcore]\n"
+    "readonlyPaths: [/proc/sys]\n";
+
+static const char full_json[] =
+    "{\"runtime\":\"runsc\",\"network\":{\"mode\":\"none\",\"interfaces\":[\"lo\"]},"
+    "\"rootfs\":{\"readOnly\":true},\"capabilities\":{\"drop\":[\"ALL\"]},"
+    "\"noNewPrivileges\":true,\"seccomp\":\"default\",\"apparmor\":{\"profile\":"
+    "\"docker-default\"},\"selinux\":\"my_label\",\"privileged\":false,\"user\":{\"nonRoot\":true,"
+    "\"uids\":[1000,65532]},\"namespaces\":{\"pid\":\"private\",\"net\":\"private\",\"user\":"
+    "\"host\"},\"resources\":{\"memoryBytes\":268435456,\"pidsLimit\":64,\"nanoCpus\":500000000,"
+    "\"cgroupParent\":\"\",\"memorySwapBytes\":null},\"writeSurface\":[{\"path\":\"/tmp\","
+    "\"kind\":\"tmpfs\",\"sizeBytes\":67108864},{\"path\":\"/dev\"}],\"mounts\":[{\"destination\":"
+    "\"/data\",\"source\":\"/srv/data\",\"readOnly\":true}],\"devices\":{\"allowAll\":false,"
+    "\"devices\":[],\"cgroupRules\":[]},\"maskedPaths\":[\"/proc/kcore\"],\"readonlyPaths\":"
+    "[\"/proc/sys\"]}";
+
+static void good(void)
+{
+    json_t *a = NULL, *b = NULL, *want = json_loads(full_json, 0, NULL);
+    char sha[65], hex[65];
+    bx_error e;
+
+    ok_err(bx_requested_load(full_yaml, strlen(full_yaml), "req.yaml", &a, sha, &e), &e,
+           "the full YAML request loads");
+    ok(a && want && json_equal(a, want), "typed by place: booleans, numbers, null, strings");
+    is_str(sha, bx_sha256_hex(full_yaml, strlen(full_yaml), hex), "sha256 of the file bytes");
+    ok_err(bx_requested_load(full_json, strlen(full_json), "req.json", &b, sha, &e), &e,
+           "the same request as JSON loads");
+    ok(b && json_equal(a, b), "JSON and YAML read alike");
+    json_decref(a);
+    json_decref(b);
+    json_decref(want);
+}
+
+static void refused(void)
+{
+    static const struct {
+        const char *doc, *where, *msg;
+    } t[] = {
+        {"colour: blue\n", "1:1", "unknown key 'colour'"},
+        {"rootfs: {readOnly: yes}\n", "1:20", "true or false"},
+        {"rootfs: {readOnly: \"true\"}\n", "1:20", "true or false"},
+        {"rootfs: {readonly: true}\n", "1:10", "unknown key 'readonly'"},
+        {"noNewPrivileges: 1\n", "1:18", "true or false"},
+        {"resources: {memoryBytes: 256Mi}\n", "1:26", "whole number"},
+        {"resources: {pidsLimit: 064}\n", "1:24", "whole number"},
+        {"resources: {pidsLimit: -1}\n", "1:24", "whole number"},
+        {"resources: {pidsLimit: 9007199254740993}\n", "1:24", "whole number"},
+        {"capabilities: {drop: [net_raw]}\n", "1:23", "capability name"},
+        {"capabilities: {drop: [CAP_NET_RAW]}\n", "1:23", "capability name"},
+        {"namespaces: {pid: shared}\n", "1:19", "allowed values"},
+        {"namespaces: {mnt: private}\n", "1:14", "unknown key 'mnt'"},
+        {"seccomp: {profile: mine}\n", "1:20", "allowed values"},
+        {"seccomp: {profileSha256: abc}\n", "1:26", "64 lowercase hex"},
+        {"user: {uids: [65532, 1000]}\n", "1:22", "ascending"},
+        {"user: {uids: [0]}\n", "1:15", "non-root"},
+        {"user: {uids: [\"1000\"]}\n", "1:15", "whole number"},
+        {"user: {nonRoot: true, spec: root}\n", "1:23", "unknown key 'spec'"},
+        {"network: [none]\n", "1:10", "mapping"},
+        {"writeSurface: {path: /tmp}\n", "1:15", "list"},
+        {"a: &x 1\n", "1:4", "anchor"},
+        {"- rootfs\n", "1:1", "mapping of containment fields"},
+        {"{}\n", "1:1", "asks for nothing"},
+        {"rootfs: {readOnly: true}\nrootfs: {readOnly: false}\n", "2:1", "duplicate"},
+    };
+    for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
+        json_t *r = NULL;
+        char sha[65], where[64], name[48];
+        bx_error e;
+        int rc = bx_requested_load(t[i].doc, strlen(t[i].doc), "req.yaml", &r, sha, &e);
+        snprintf(where, sizeof where, "req.yaml:%s", t[i].where);
+        snprintf(name, sizeof name, "%s", t[i].doc);
+        name[strcspn(name, "\n")] = '\0';
+        if (!ok(rc == BX_ECONFIG && !r && strstr(e.msg, t[i].msg) && !strcmp(e.where, where),
+                "refused: %s", name))
+            printf("#   rc %d where '%s' msg '%s' (want %s, %s)\n", rc, e.where, e.msg, where,
+                   t[i].msg);
+        json_decref(r);
+    }
+}
+
+int main(void)
+{
+    good();
+    refused();
+    return tap_done();
+}
