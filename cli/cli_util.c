@@ -133,9 +133,18 @@ int cli_parse_threshold(const char *s, int *out)
     return 0;
 }
 
+/* Compact JSON of v, cut to about 160 bytes (at a character boundary) with "...": the
+ * text report stays readable; the json report has every value whole. */
 static void put_json(FILE *f, const json_t *v)
 {
+    enum { CUT = 160 };
     char *s = json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT);
+    if (s && strlen(s) > CUT + 3) {
+        size_t n = CUT;
+        while (n > 0 && ((unsigned char)s[n] & 0xc0) == 0x80)
+            n--;
+        memcpy(s + n, "...", 4);
+    }
     cli_put_safe(f, s ? s : "null");
     free(s);
 }

@@ -28,8 +28,9 @@ step "A fresh signing key"
 show boxcert keygen --out demo
 
 image=$("$DOCKER" image inspect --format '{{.Id}}' boxcert-session:1)
-{ cat "$src/examples/policies/demo.yaml"; printf '\nimages:\n  pins: [%s]\n' "$image"; } >policy.yaml
-step "Policy: examples/policies/demo.yaml, pinned to the image just built ($image)"
+printf 'version: 1\nextends: strict\nimages:\n  pins: [%s]\n' "$image" >policy.yaml
+step "Policy: the built-in profile strict, pinned to the image just built"
+cat policy.yaml
 
 step "Two sessions on the engine"
 hardened=$("$DOCKER" run -d --label "boxcert.demo=$run" --name "boxcert-demo-hardened-$$" \
