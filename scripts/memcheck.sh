@@ -24,7 +24,10 @@ vg() { # vg NAME EXPECTED_EXIT CMD...
     --show-leak-kinds=definite,indirect --error-exitcode=99 --log-file="$work/vg.$count.log" \
     "$@" >"$work/out.$count" 2>"$work/err.$count"
   rc=$?
-  if [ "$rc" -eq 99 ] || [ -s "$work/vg.$count.log" ]; then
+  # valgrind 3.19 does not know openat2 (it warns, and the call fails with ENOSYS, which
+  # the collector handles); only errors and definite or indirect leaks count.
+  if [ "$rc" -eq 99 ] || grep -v -E 'unhandled amd64-linux syscall|own handler|README_MISSING_SYSCALL|consider this a bug|bug_reports' \
+      "$work/vg.$count.log" | grep -q .; then
     echo "not ok $count - $name: valgrind found errors"; sed 's/^/#   /' "$work/vg.$count.log" | head -n 40
     failed=$((failed + 1))
   elif [ "$rc" -ne "$want" ]; then
