@@ -5,6 +5,7 @@ ASAN_BUILD ?= build-asan
 FUZZ_BUILD ?= build-fuzz
 JOBS ?= $(shell nproc)
 FUZZ_SECONDS ?= 60
+FUZZ_JOBS ?= 1
 CMAKE_FLAGS ?=
 ifeq ($(CI),true)
 CMAKE_FLAGS += -DBOXCERT_WERROR=ON
@@ -43,7 +44,7 @@ asan: deps engine
 fuzz: deps
 	@CC=clang cmake -S . -B $(FUZZ_BUILD) -DBOXCERT_FUZZ=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 	@cmake --build $(FUZZ_BUILD) -j $(JOBS) -- -s --no-print-directory
-	@bash scripts/fuzz.sh $(FUZZ_BUILD) $(FUZZ_SECONDS)
+	@bash scripts/fuzz.sh $(FUZZ_BUILD) $(FUZZ_SECONDS) $(FUZZ_JOBS)
 
 # valgrind memcheck: one run of each subcommand, no errors, no definite leaks.
 memcheck: deps build engine
