@@ -245,6 +245,49 @@ exec evidence.discrepancies.[field=containment.user.uids].reason = "kernel"
 EOF
 zoo_check "$T/table" "$T/certs"
 
+# The verdicts: every zoo certificate under strict and under the CIS benchmark mode.
+"$BOXCERT" verify "$T"/certs/*.intoto.json --policy strict --key "$T/k.pub" --format json \
+  --output "$T/strict.json" >/dev/null 2>&1
+"$BOXCERT" verify "$T"/certs/*.intoto.json --policy cis-docker --key "$T/k.pub" --format json \
+  --output "$T/cis.json" >/dev/null 2>&1
+check_schema report "$T/strict.json" "$T/cis.json"
+if [ -n "${ZOO_PRINT:-}" ]; then
+  $PY -c '
+import json, os, sys
+for path in sys.argv[1:]:
+    for r in json.load(open(path))["results"]:
+        failed = sorted({f["cis"] for f in r["findings"] if f.get("cis") and f["status"] in ("fail", "unknown")}, key=lambda s: [int(x) for x in s.split(".")])
+        print("#ZOO", os.path.basename(path), os.path.basename(r["file"]).split(".")[0], r["verdict"], ",".join(failed) or "-")
+' "$T/strict.json" "$T/cis.json"
+fi
+# session  strict  the CIS ids that fail (semantics of policy.md's table)
+cat >"$T/verdicts" <<'TABLE'
+hardened-runc      pass  4.1,5.12                                   # root user; no CPU priority
+hardened-runsc     pass  4.1,5.12
+privileged-runsc   fail  4.1,5.4,5.5,5.11,5.12,5.13,5.18,5.22,5.26,5.29  # privileged fails 5.4 and 5.22 too
+runsc-internal     fail  4.1,5.11,5.12,5.13,5.26,5.29              # an internal network is not the default bridge (5.30)
+host-net           fail  4.1,5.10,5.11,5.12,5.13,5.26,5.29
+cap-net-admin      fail  4.1,5.4,5.11,5.12,5.13,5.26,5.29
+all-caps           fail  4.1,5.4,5.11,5.12,5.13,5.26,5.29
+defaults           fail  4.1,5.11,5.12,5.13,5.26,5.29
+seccomp-unconfined fail  4.1,5.11,5.12,5.13,5.22,5.26,5.29
+nnp-false          fail  4.1,5.11,5.12,5.13,5.26,5.29              # no-new-privileges=false fails 5.26
+user-root          fail  4.1,5.11,5.12,5.13,5.26,5.29              # --user 0:0 fails 4.1
+user-65532         fail  5.11,5.12,5.13,5.26,5.29                  # a non-root user passes 4.1
+host-pid           fail  4.1,5.11,5.12,5.13,5.16,5.26,5.29
+host-ipc-uts       fail  4.1,5.11,5.12,5.13,5.17,5.21,5.26,5.29
+rw-bind            fail  4.1,5.11,5.12,5.13,5.26,5.29              # not a sensitive host folder (5.6)
+engine-socket      fail  4.1,5.11,5.12,5.13,5.26,5.29,5.32
+tmpfs-size         fail  4.1,5.11,5.12,5.26,5.29
+pids-unlimited     fail  4.1,5.11,5.12,5.13,5.26,5.29
+limits             fail  4.1,5.13,5.26                             # memory, CPU and PIDs limited
+published-port     fail  4.1,5.11,5.12,5.13,5.26,5.29,5.30          # default bridge; 127.0.0.1 and a high port pass 5.14 and 5.8
+exec               fail  4.1,5.11,5.12,5.13,5.29                   # the exec'd root process fails 4.1
+TABLE
+while IFS=$'\t' read -r st label got; do
+  if [ "$st" = PASS ]; then _tap 0 "$label"; else echo "#   got: $got"; _tap 1 "$label"; fi
+done < <($PY "$HERE/zoo_verdicts.py" "$T/strict.json" "$T/cis.json" "$T/verdicts")
+
 # The same sessions over the mutual-TLS endpoint: level engine, the server's certificate
 # recorded as the SHA-256 of its DER.
 eval "$(bash "$BOXCERT_SOURCE_DIR/scripts/engine.sh" env)"
