@@ -38,6 +38,40 @@ ok "keygen --encrypt with BOXCERT_KEY_PASSPHRASE_FILE" env BOXCERT_KEY_PASSPHRAS
   "$BOXCERT" keygen --out "$T/enc" --encrypt
 like "$T/enc.key" '^-----BEGIN ENCRYPTED PRIVATE KEY-----$' "encrypted PKCS#8"
 
+# --encrypt asks on the terminal (twice), and the key then loads with that passphrase.
+cat >"$T/tty_drive.py" <<'PY'
+import os, pty, sys, time
+pid, fd = pty.fork()
+if pid == 0:
+    os.execv(sys.argv[1], sys.argv[1:])
+out = b""
+def expect(word):
+    global out
+    while word not in out:
+        chunk = os.read(fd, 1024)
+        if not chunk:
+            raise SystemExit("eof before " + word.decode())
+        out += chunk
+for prompt in (b"New passphrase:", b"Repeat passphrase:"):
+    expect(prompt)
+    os.write(fd, b"tty-secret\n")
+try:
+    while os.read(fd, 1024):
+        pass
+except OSError:
+    pass
+_, status = os.waitpid(pid, 0)
+sys.exit(os.waitstatus_to_exitcode(status))
+PY
+ok "keygen --encrypt prompts on the terminal" env -u BOXCERT_KEY_PASSPHRASE_FILE /usr/bin/python3 "$T/tty_drive.py" \
+  "$BOXCERT" keygen --out "$T/tty" --encrypt
+like "$T/tty.key" '^-----BEGIN ENCRYPTED PRIVATE KEY-----$' "... and writes encrypted PKCS#8"
+echo tty-secret >"$T/tty.pass"
+ok "the prompted passphrase unlocks it" bash -c "BOXCERT_KEY_PASSPHRASE_FILE='$T/tty.pass' '$BOXCERT' collect c --key '$T/tty.key' --engine 'unix://$T/nothing.sock'; test \$? -eq 3"
+echo wrong >"$T/wrong.pass"
+expect_rc 2 "a wrong passphrase is refused" env BOXCERT_KEY_PASSPHRASE_FILE="$T/wrong.pass" \
+  "$BOXCERT" collect c --key "$T/tty.key" --engine "unix://$T/nothing.sock"
+
 # unusable keys: exit 2
 cp "$T/ed.key" "$T/open.key"; chmod 0644 "$T/open.key"
 expect_rc 2 "a private key readable by others is refused" "$BOXCERT" collect c --key "$T/open.key" \
