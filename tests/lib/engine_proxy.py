@@ -1,10 +1,14 @@
 """A unix-socket proxy in front of the real Engine API, for fault tests.
 
-usage: /usr/bin/python3 engine_proxy.py LISTEN_SOCKET UPSTREAM_SOCKET ACTION CONTAINER_ID
-  ACTION: restart | remove | none
-Forwards every GET to the real engine. Before forwarding the second inspect of
-CONTAINER_ID (the collector's final re-inspect), it restarts or removes that container
-through the real engine, so the collector sees the session change while it collects.
+usage: /usr/bin/python3 engine_proxy.py LISTEN_SOCKET UPSTREAM_SOCKET ACTION ARG [PIDFILE]
+  ACTION restart|remove, ARG a container Id: before forwarding the second inspect of
+    that container (the collector's final re-inspect), restart or remove it through the
+    real engine, so the collector sees the session change while it collects.
+  ACTION die-after-file, ARG a folder, PIDFILE the engine's pid file: once a
+    *.intoto.json file exists in the folder, the next request kills the engine (SIGKILL,
+    by the pid in PIDFILE: an engine the test started) and gets half a reply, and the
+    proxy exits: the engine is lost in the middle of the work.
+  ACTION none: only forward.
 Writes its pid to LISTEN_SOCKET.pid; exits on SIGTERM.
 """
 import http.client
@@ -14,7 +18,11 @@ import socketserver
 import sys
 from http.server import BaseHTTPRequestHandler
 
+import glob
+import signal
+
 listen, upstream, action, target = sys.argv[1:5]
+pidfile = sys.argv[5] if len(sys.argv) > 5 else None
 state = {"inspects": 0, "done": False}
 
 
@@ -44,6 +52,13 @@ class Handler(BaseHTTPRequestHandler):
         pass
 
     def do_GET(self):
+        if action == "die-after-file" and glob.glob(os.path.join(target, "*.intoto.json")):
+            with open(pidfile) as f:
+                os.kill(int(f.read().strip()), signal.SIGKILL)
+            self.wfile.write(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"
+                             b"Content-Length: 4096\r\n\r\n{\"Id\":\"")
+            self.wfile.flush()
+            os._exit(0)
         p = self.path.split("?", 1)[0]
         if "/containers/" in p and p.endswith("/json"):
             state["inspects"] += 1
