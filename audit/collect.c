@@ -8,33 +8,6 @@
 #include <sys/stat.h>
 #include <time.h>
 
-static int sign_and_encode(json_t *statement, EVP_PKEY *const *keys, size_t nkeys, char **out,
-                           size_t *outlen, bx_error *err)
-{
-    bx_envelope env = {0};
-    char *payload = NULL;
-    size_t plen = 0;
-    int rc = bx_jcs_serialize(statement, &payload, &plen, err);
-
-    if (rc)
-        goto out;
-    if (!(env.payload_type = strdup(BX_PAYLOAD_TYPE))) {
-        rc = bx_error_set(err, BX_EIO, NULL, "out of memory");
-        goto out;
-    }
-    env.payload = (unsigned char *)payload;
-    env.payload_len = plen;
-    payload = NULL;
-    for (size_t i = 0; i < nkeys && rc == 0; i++)
-        rc = bx_envelope_sign(&env, keys[i], err);
-    if (rc == 0)
-        rc = bx_envelope_serialize(&env, out, outlen, err);
-out:
-    free(payload);
-    bx_envelope_free(&env);
-    return rc;
-}
-
 /* dir/<id>.intoto.json, or dir/<id>-<start>.intoto.json when that is taken; never an
  * existing name. Caller frees *path. */
 static int target(const char *dir, const bxa_session *s, char **path, bx_error *err)
@@ -94,7 +67,7 @@ static int collect_one(bx_audit *a, bxa_session *s, const char *dir, EVP_PKEY *c
         goto out;
     }
     if (rc != 0 || (rc = bx_statement_build(pred, NULL, &st, err)) != 0 ||
-        (rc = sign_and_encode(st, keys, nkeys, &doc, &len, err)) != 0 ||
+        (rc = bx_certificate_encode(st, keys, nkeys, &doc, &len, err)) != 0 ||
         (rc = target(dir, s, &path, err)) != 0)
         goto out;
     /* the envelope is one line; a final newline as collect writes it */

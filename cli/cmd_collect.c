@@ -30,29 +30,6 @@ static const char help[] =
     "Exit: 0 written, 1 refused to attest (nothing written), 2 usage/key/file error,\n"
     "3 engine unreachable or I/O error.\n";
 
-static int sign_and_encode(json_t *statement, EVP_PKEY **keys, size_t nkeys, char **out,
-                           size_t *outlen, bx_error *err)
-{
-    bx_envelope env = {0};
-    char *payload = NULL;
-    size_t plen = 0;
-    int rc = bx_jcs_serialize(statement, &payload, &plen, err);
-    if (rc)
-        goto out;
-    env.payload_type = strdup(BX_PAYLOAD_TYPE);
-    env.payload = (unsigned char *)payload;
-    env.payload_len = plen;
-    payload = NULL;
-    for (size_t i = 0; i < nkeys && rc == 0; i++)
-        rc = bx_envelope_sign(&env, keys[i], err);
-    if (rc == 0)
-        rc = bx_envelope_serialize(&env, out, outlen, err);
-out:
-    free(payload);
-    bx_envelope_free(&env);
-    return rc;
-}
-
 /* --requested FILE: parsed, with the SHA-256 of its bytes. */
 static int load_requested(const char *path, json_t **req, char sha[65])
 {
@@ -178,7 +155,7 @@ int cmd_collect(int argc, char **argv)
                           .source_dirty = dirty};
     if (bx_collect_full(eng, &co, &col, &err) != 0 ||
         bx_statement_build(col.predicate, rev, &st, &err) != 0 ||
-        sign_and_encode(st, keys, keyfiles.n, &doc, &doclen, &err) != 0 ||
+        bx_certificate_encode(st, keys, keyfiles.n, &doc, &doclen, &err) != 0 ||
         (evidence_dir && bx_evidence_stage(col.evidence, evidence_dir, &staged, &err) != 0)) {
         rc = cli_report(argv[optind], &err);
         goto out;

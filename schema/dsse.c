@@ -115,24 +115,29 @@ static int take(scan *c, char ch)
     return 0;
 }
 
-/* A string of printable ASCII without escapes; the opening quote not yet taken. */
-static int plain_string(scan *c, span *out)
+/* A string of printable ASCII without escapes; the opening quote not yet taken. With
+ * b64, the string is base64 that bx_b64_decode will check byte by byte anyway (which
+ * refuses a quote, backslash or control character): only its end is looked for here. */
+static int plain_string_ex(scan *c, span *out, int b64)
 {
     if (!take(c, '"'))
         return 0;
-    const char *start = c->p;
-    while (c->p < c->end && *c->p != '"') {
-        unsigned char ch = (unsigned char)*c->p;
-        if (ch < 0x20 || ch > 0x7e || ch == '\\')
-            return 0;
-        c->p++;
-    }
-    if (c->p == c->end)
+    const char *start = c->p, *q = memchr(start, '"', (size_t)(c->end - start));
+    if (!q)
         return 0;
+    if (!b64)
+        for (const char *p = start; p < q; p++)
+            if ((unsigned char)*p < 0x20 || (unsigned char)*p > 0x7e || *p == '\\')
+                return 0;
     out->s = start;
-    out->n = (size_t)(c->p - start);
-    c->p++;
+    out->n = (size_t)(q - start);
+    c->p = q + 1;
     return 1;
+}
+
+static int plain_string(scan *c, span *out)
+{
+    return plain_string_ex(c, out, 0);
 }
 
 static int key_is(const span *k, const char *name)
@@ -156,7 +161,7 @@ static int fast_sig(scan *c, span *kid, span *sig)
             if (!plain_string(c, kid))
                 return 0;
         } else if (key_is(&k, "sig") && !have_sig++) {
-            if (!plain_string(c, sig))
+            if (!plain_string_ex(c, sig, 1))
                 return 0;
         } else {
             return 0;
@@ -179,7 +184,7 @@ static int fast_parse(const char *buf, size_t len, bx_envelope *env)
         if (!plain_string(&c, &k) || !take(&c, ':'))
             return -1;
         if (key_is(&k, "payload") && !have_payload++) {
-            if (!plain_string(&c, &payload))
+            if (!plain_string_ex(&c, &payload, 1))
                 return -1;
         } else if (key_is(&k, "payloadType") && !have_type++) {
             if (!plain_string(&c, &ptype))
@@ -373,6 +378,32 @@ out:
     free(p64);
     json_decref(sigs);
     json_decref(root);
+    return rc;
+}
+
+int bx_certificate_encode(const json_t *statement, EVP_PKEY *const *keys, size_t nkeys,
+                          char **out, size_t *len, bx_error *err)
+{
+    bx_envelope env = {0};
+    char *payload = NULL;
+    size_t plen = 0;
+    int rc = bx_jcs_serialize(statement, &payload, &plen, err);
+    if (rc)
+        goto out;
+    if (!(env.payload_type = strdup(BX_PAYLOAD_TYPE))) {
+        rc = bx_error_set(err, BX_EENV, NULL, "out of memory");
+        goto out;
+    }
+    env.payload = (unsigned char *)payload;
+    env.payload_len = plen;
+    payload = NULL;
+    for (size_t i = 0; i < nkeys && rc == 0; i++)
+        rc = bx_envelope_sign(&env, keys[i], err);
+    if (rc == 0)
+        rc = bx_envelope_serialize(&env, out, len, err);
+out:
+    free(payload);
+    bx_envelope_free(&env);
     return rc;
 }
 

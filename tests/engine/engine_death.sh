@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # An engine that dies in the middle of `audit --collect`: a second, test-owned dockerd
-# (its own data root, exec root, pid file, socket and containerd namespace; no bridge) is
+# (its own data root, exec root, pid file, socket, containerd namespace and network
+# namespace — dockerd with --bridge=none deletes the interface docker0 of the network
+# namespace it runs in, so it must not run in the host's; no bridge) is
 # killed once the first certificate has been written. The audit exits 3 with the rows it
 # got, the certificates already written are intact and verify, no partial file is left.
 # The shared engine is never stopped.
@@ -10,6 +12,7 @@ PY=/usr/bin/python3
 d2=$T/engine2
 mkdir -p "$d2/data" "$d2/exec" "$T/certs"
 ns=bxt-$$-$RANDOM
+netns=$ns-net
 D2="$DOCKER -H unix://$d2/docker.sock"
 dockerd_pid=
 proxy_pid=
@@ -22,7 +25,7 @@ stop_all() {
 }
 
 start_dockerd() {
-  dockerd --data-root "$d2/data" --exec-root "$d2/exec" --pidfile "$d2/docker.pid" \
+  nsenter --net="/run/netns/$netns" dockerd --data-root "$d2/data" --exec-root "$d2/exec" --pidfile "$d2/docker.pid" \
     -H "unix://$d2/docker.sock" --bridge=none --iptables=false --ip-masq=false \
     --containerd=/run/containerd/containerd.sock --containerd-namespace "$ns" \
     --containerd-plugins-namespace "$ns-plugins" >>"$d2/dockerd.log" 2>&1 &
@@ -54,10 +57,12 @@ finish() {
   mount | awk -v d="$d2/" 'index($3, d) == 1 || $3 == substr(d, 1, length(d) - 1) "/data" {print $3}' |
     sort -r | while read -r m; do umount "$m" 2>/dev/null; done
   rm -rf "$d2"
+  ip netns del "$netns" 2>/dev/null
   cleanup_sessions
 }
 trap finish EXIT
 
+ok "a network namespace for it" ip netns add "$netns"
 ok "a second, test-owned engine starts" start_dockerd
 root=$T/rootfs
 mkdir -p "$root/bin" "$root/tmp" "$root/etc"
