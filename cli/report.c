@@ -103,6 +103,17 @@ static char *display_name(const char *file, size_t line)
 
 /* ---- per format ---------------------------------------------------------------- */
 
+/* cli_put_safe, writing a string that needs no escaping in one call. */
+static void put_safe(FILE *f, const char *s)
+{
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+        if (*p < 0x20 || *p == 0x7f || *p == 0xc2) {
+            cli_put_safe(f, s);
+            return;
+        }
+    fputs(s, f);
+}
+
 static void text_result(report *r, const char *name, const bx_verify_result *res)
 {
     const char *on = "", *off = "";
@@ -111,7 +122,7 @@ static void text_result(report *r, const char *name, const bx_verify_result *res
         off = "\033[0m";
     }
     fprintf(r->f, "%s%s%s ", on, res->pass ? "PASS" : "FAIL", off);
-    cli_put_safe(r->f, name);
+    put_safe(r->f, name);
     if (res->certificate_id[0])
         fprintf(r->f, " %.12s", res->certificate_id);
     if (res->statement) {
@@ -119,12 +130,13 @@ static void text_result(report *r, const char *name, const bx_verify_result *res
         const char *sn = json_string_value(json_object_get(json_object_get(pred, "session"), "name"));
         const char *img = json_string_value(json_object_get(json_object_get(pred, "image"), "id"));
         fputs(" session=", r->f);
-        cli_put_safe(r->f, sn ? sn : "?");
+        put_safe(r->f, sn ? sn : "?");
         fputs(" image=", r->f);
-        cli_put_safe(r->f, img ? img : "?");
+        put_safe(r->f, img ? img : "?");
     }
     fputc('\n', r->f);
-    cli_print_failed_findings(r->f, name, res);
+    if (!res->pass) /* a result passes when none of its findings failed */
+        cli_print_failed_findings(r->f, name, res);
 }
 
 static void json_result(report *r, const char *name, const bx_verify_result *res)

@@ -519,8 +519,8 @@ static int parse_canonical(const char *buf, size_t len, json_t **out, bxs_captur
     return -1;
 }
 
-static int parse_strict(const char *buf, size_t len, int want_object, int require_jcs,
-                        json_t **out, bx_error *err);
+static int parse_strict(const char *buf, size_t len, int want_object, int require_jcs, json_t **out,
+                        bx_error *err);
 
 int bxs_json_parse_jcs(const char *buf, size_t len, bxs_capture *cap, json_t **out,
                        bx_error *err)

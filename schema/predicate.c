@@ -665,18 +665,32 @@ static int compare(int ord, const json_t *a, const json_t *b)
 
 static int check(const node *n, const json_t *v, bx_error *err);
 
-static const member *find_member(const member *m, const char *key, size_t len)
+static int member_is(const member *m, const char *key, size_t len)
 {
-    for (; m->name; m++)
-        if (strlen(m->name) == len && memcmp(m->name, key, len) == 0)
-            return m;
+    return strncmp(m->name, key, len) == 0 && m->name[len] == '\0';
+}
+
+/* The tables are sorted and a canonical object's members come sorted: look from just
+ * after the previous match first (*from), then from the start. */
+static const member *find_member(const member *m, const char *key, size_t len, size_t *from)
+{
+    size_t i = *from;
+    for (; m[i].name; i++)
+        if (member_is(&m[i], key, len))
+            goto found;
+    for (i = 0; i < *from; i++)
+        if (member_is(&m[i], key, len))
+            goto found;
     return NULL;
+found:
+    *from = i + 1;
+    return &m[i];
 }
 
 static int check_object(const node *n, const json_t *v, bx_error *err)
 {
     const char *key;
-    size_t klen, required = 0, seen = 0;
+    size_t klen, required = 0, seen = 0, from = 0;
     json_t *val;
     int rc;
 
@@ -684,7 +698,8 @@ static int check_object(const node *n, const json_t *v, bx_error *err)
         required += !m->optional;
     json_object_keylen_foreach((json_t *)v, key, klen, val)
     {
-        const member *m = find_member(n->members, key, klen);
+        const member *m =
+            memchr(key, '\0', klen) ? NULL : find_member(n->members, key, klen, &from);
         if (!m)
             rc = bad(err, "unknown member");
         else

@@ -29,8 +29,8 @@ static void sha256_fetch(void)
 /* The JCS of {containment, image, requested, session} from the JCS of each value. */
 static int inputs_from_spans(const bxs_span *v, char out[65])
 {
-    static const char *const head[] = {"{\"containment\":", ",\"image\":", ",\"requested\":",
-                                       ",\"session\":"};
+    static const char *const head[] = {
+        "{\"containment\":", ",\"image\":", ",\"requested\":", ",\"session\":"};
     static pthread_once_t once = PTHREAD_ONCE_INIT;
     unsigned char md[32];
     unsigned int mdlen = 0;
@@ -41,8 +41,8 @@ static int inputs_from_spans(const bxs_span *v, char out[65])
     ok = ctx && EVP_DigestInit_ex(ctx, sha256_md ? sha256_md : EVP_sha256(), NULL) == 1;
     for (size_t i = 0; ok && i < 4; i++)
         ok = EVP_DigestUpdate(ctx, head[i], strlen(head[i])) == 1 &&
-             (v[i].s ? EVP_DigestUpdate(ctx, v[i].s, v[i].len) : EVP_DigestUpdate(ctx, "null", 4)) ==
-                 1;
+             (v[i].s ? EVP_DigestUpdate(ctx, v[i].s, v[i].len)
+                     : EVP_DigestUpdate(ctx, "null", 4)) == 1;
     ok = ok && EVP_DigestUpdate(ctx, "}", 1) == 1 && EVP_DigestFinal_ex(ctx, md, &mdlen) == 1 &&
          mdlen == 32;
     EVP_MD_CTX_free(ctx);
