@@ -8,7 +8,7 @@ pkgs=(
   libssl-dev libjansson-dev libyaml-dev libgit2-dev libcurl4-openssl-dev
   docker.io containerd runc runsc busybox-static podman
   iptables catatonit slirp4netns uidmap xz-utils
-  python3-jsonschema clang libclang-rt-14-dev valgrind chromium iproute2
+  strace python3-jsonschema clang libclang-rt-14-dev valgrind chromium iproute2
 )
 
 missing=()
