@@ -122,4 +122,7 @@ const char *bxa_verdict_name(int v);
  * unless out of memory. */
 json_t *bxa_string(const char *s);
 
+/* 1 when labels carries every --label of the audit (exact key and value). */
+int bxa_carries_labels(const bx_audit *a, const json_t *labels);
+
 #endif

@@ -240,23 +240,13 @@ out:
     return rc;
 }
 
-static int carries_labels(const bx_audit *a, const json_t *labels)
+int bxa_carries_labels(const bx_audit *a, const json_t *labels)
 {
-    for (size_t i = 0; i < a->o.nlabels; i++) {
-        const char *kv = a->o.labels[i], *eq = strchr(kv, '=');
-        char key[512];
-        size_t n = (size_t)(eq - kv);
-        if (n >= sizeof key)
+    for (size_t i = 0; i < a->o.nlabels; i++)
+        if (!bx_label_matches(labels, a->o.labels[i]))
             return 0;
-        memcpy(key, kv, n);
-        key[n] = '\0';
-        const char *v = json_string_value(json_object_get(labels, key));
-        if (!v || strcmp(v, eq + 1) != 0)
-            return 0;
-    }
     return 1;
 }
-
 /* Read the inspect of a present session into s. A reply that is not a container inspect
  * of this Id is the engine's fault (BX_EINVAL). */
 static int read_inspect(bx_audit *a, bxa_session *s, const json_t *c, bx_error *err)
@@ -287,7 +277,7 @@ static int read_inspect(bx_audit *a, bxa_session *s, const json_t *c, bx_error *
         s->started_at = t;
     }
     if (s->selected &&
-        !carries_labels(a, json_object_get(json_object_get(c, "Config"), "Labels"))) {
+        !bxa_carries_labels(a, json_object_get(json_object_get(c, "Config"), "Labels"))) {
         s->selected = 0;
         s->dropped = !s->expected;
     }

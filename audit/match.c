@@ -60,23 +60,6 @@ static int same_engine(const bxa_cert *c, const char *engine)
     return !c->engine_id || !engine[0] || strcmp(c->engine_id, engine) == 0;
 }
 
-static int carries_labels(const bx_audit *a, const json_t *labels)
-{
-    for (size_t i = 0; i < a->o.nlabels; i++) {
-        const char *kv = a->o.labels[i], *eq = strchr(kv, '=');
-        char key[512];
-        size_t n = (size_t)(eq - kv);
-        if (n >= sizeof key)
-            return 0;
-        memcpy(key, kv, n);
-        key[n] = '\0';
-        const char *v = json_string_value(json_object_get(labels, key));
-        if (!v || strcmp(v, eq + 1) != 0)
-            return 0;
-    }
-    return 1;
-}
-
 /* Rows for the starts of a session no engine has any more, from the certificates that
  * pass want(): one row per (engine, containerId, startedAt). Returns the number of rows
  * made, or -1 on error. */
@@ -163,7 +146,7 @@ static int want_entry(const bx_audit *a, const bxa_cert *c, const void *ud)
     if (e->id[0])
         return strcmp(c->container_id, e->id) == 0;
     /* by name only: the certificate must also carry the run's labels */
-    return c->name && strcmp(c->name, e->name) == 0 && carries_labels(a, c->labels);
+    return c->name && strcmp(c->name, e->name) == 0 && bxa_carries_labels(a, c->labels);
 }
 
 static int entry_seen(const bx_audit *a, const bx_expect_entry *e)

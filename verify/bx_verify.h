@@ -34,6 +34,8 @@ typedef struct {
 int bx_verify_envelope(const bx_policy *p, const bx_verify_opts *o, const char *buf, size_t len,
                        bx_verify_result *res, bx_error *err) BX_WUR;
 void bx_verify_result_free(bx_verify_result *res);
+/* 1 when the labels object carries kv ("K=V", exact key and value). */
+int bx_label_matches(const json_t *labels, const char *kv);
 /* Recompute res->pass from its findings. */
 void bx_verify_result_update(bx_verify_result *res);
 

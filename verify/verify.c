@@ -132,7 +132,7 @@ bad:
     return 0;
 }
 
-static int label_matches(const json_t *labels, const char *kv)
+int bx_label_matches(const json_t *labels, const char *kv)
 {
     const char *eq = strchr(kv, '=');
     if (!eq)
@@ -203,7 +203,7 @@ static void check_bindings(const bx_binding *b, const json_t *st, json_t *f)
                            "name", json_object_get(session, "name")));
     for (size_t i = 0; i < b->nlabels; i++) {
         json_t *labels = json_object_get(session, "labels");
-        bind_one(f, label_matches(labels, b->labels[i]), "label", b->labels[i],
+        bind_one(f, bx_label_matches(labels, b->labels[i]), "label", b->labels[i],
                  labels ? json_incref(labels) : json_null());
     }
     if (b->source) {
