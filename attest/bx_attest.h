@@ -25,6 +25,11 @@ enum { BX_ENGINE_INSECURE = 1 }; /* bx_engine_open_ex: allow plain tcp:// (no TL
 int bx_engine_open(const char *url, bx_engine **out, bx_error *err) BX_WUR;
 int bx_engine_open_ex(const char *url, int flags, bx_engine **out, bx_error *err) BX_WUR;
 void bx_engine_close(bx_engine *eng);
+/* Another handle (its own connection) to src's engine, knowing what src learnt: the API
+ * version, /version and /info (not asked again), and over TLS the engine's certificate,
+ * which every request of the new handle must meet as well. src is only read: a handle
+ * per thread can be made from one handle. */
+int bx_engine_open_like(const bx_engine *src, int flags, bx_engine **out, bx_error *err) BX_WUR;
 /* The endpoint as given/defaulted (borrowed). */
 const char *bx_engine_endpoint(const bx_engine *eng);
 /* 1 for a tcp:// engine (its sessions are never read through this host's kernel). */
@@ -51,8 +56,14 @@ int bx_engine_api_negotiate(const char *server, char out[16], bx_error *err) BX_
  * BX_EINVAL. */
 int bx_engine_get(bx_engine *eng, const char *path, json_t **json, char **raw, size_t *rawlen,
                   bx_error *err) BX_WUR;
+/* bx_engine_get without parsing the reply: its bytes only (a 200 reply, not checked to be
+ * JSON; caller frees *raw). For a reply compared with one already parsed. */
+int bx_engine_get_raw(bx_engine *eng, const char *path, char **raw, size_t *rawlen,
+                      bx_error *err) BX_WUR;
 
 /* ---- collection --------------------------------------------------------------------- */
+
+typedef struct bx_collect_shared bx_collect_shared;
 
 typedef struct {
     const char *container;    /* name or id */
@@ -69,7 +80,23 @@ typedef struct {
     int engine_only; /* 1: do not read the kernel's view (level engine) */
     /* where the kernel view is read (tests); NULL = this host's */
     const char *proc_root, *task_root, *pidfile;
+    /* what collections by one process may share (bx_collect_shared_new); NULL: nothing */
+    bx_collect_shared *shared;
+    /* the container's inspect reply, already read by its Id through the same engine
+     * (borrowed, only read; NULL: ask the engine). It is then the collection's first
+     * observation: the re-inspect at the end must find the same start of the same
+     * container. inspect_raw: the reply's exact bytes. */
+    const json_t *inspect;
+    const char *inspect_raw;
+    size_t inspect_raw_len;
 } bx_collect_opts;
+
+/* What several collections by one process may share, from any number of threads: each
+ * image inspect is asked once per engine (an image ID names its content), this host's
+ * cgroup mounts and the engine daemon's namespaces are read once. For collections made
+ * together (an audit), not for a long-lived process: nothing in it is read again. */
+int bx_collect_shared_new(bx_collect_shared **out, bx_error *err) BX_WUR;
+void bx_collect_shared_free(bx_collect_shared *s);
 
 typedef struct bx_evidence bx_evidence;
 

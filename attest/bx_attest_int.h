@@ -6,6 +6,8 @@
 
 #include "bx_attest.h"
 
+#include <pthread.h>
+
 /* ---- engine replies --------------------------------------------------------------- */
 
 /* Member at a JSON-pointer-like path ("/HostConfig/Memory"; no escapes) or NULL when any
@@ -173,6 +175,35 @@ typedef struct {
 } bxa_views;
 void bxa_views_free(bxa_views *v);
 
+/* ---- what collections by one process share (shared.c) ------------------------------- */
+
+/* The engine daemon's namespaces as one lookup found them (key: how it was looked up). */
+struct bxa_daemon {
+    struct bxa_daemon *next;
+    char *key;
+    char ns[7][64];
+    int have;
+    int64_t pid;
+};
+
+struct bx_collect_shared {
+    pthread_mutex_t mu;
+    struct bxa_image *images; /* image inspects by engine and ID */
+    struct bxa_daemon *daemons;
+    char *host_proc; /* the proc root host_mounts were read from; NULL: not read yet */
+    bxa_mount *host_mounts;
+    size_t nhost_mounts;
+    int host_mounts_read; /* 1 once tried (host_mounts may stay NULL) */
+};
+
+/* The image inspect of id on endpoint, when an earlier collection asked for it: 1 and a
+ * reference (*json) and a copy (*raw, *len; caller frees); 0 when not kept. */
+int bxa_shared_image_get(bx_collect_shared *s, const char *endpoint, const char *id, json_t **json,
+                         char **raw, size_t *len);
+/* Keep an image inspect for the next collections (copied; json referenced). */
+void bxa_shared_image_put(bx_collect_shared *s, const char *endpoint, const char *id, json_t *json,
+                          const char *raw, size_t len);
+
 /* Where the collector looks; defaults (all NULL) are the host's own. */
 typedef struct {
     const char *proc;      /* "/proc" */
@@ -192,6 +223,7 @@ typedef struct {
     const json_t *masked;            /* the engine's MaskedPaths (masks are not write surface) */
     const json_t *runtime_info_args; /* /info Runtimes.<runsc>.runtimeArgs */
     bxa_paths paths;
+    bx_collect_shared *shared; /* host facts read once for several collections, or NULL */
 } bxa_session;
 
 /* Clock ticks after boot now (CLOCK_BOOTTIME in units of _SC_CLK_TCK). */

@@ -93,18 +93,41 @@ static int fetch(bx_engine *eng, const bx_collect_opts *o, replies *r, bx_error 
     if ((rc = bx_engine_get(eng, "/version", &r->version, NULL, NULL, err)) != 0 ||
         (rc = bx_engine_get(eng, "/info", &r->info, NULL, NULL, err)) != 0)
         return rc;
-    rc = get_obj(eng, "/containers", o->container, "/json", &r->c, &r->raw_c, &r->raw_c_len, err);
-    if (rc != 0)
-        return rc;
+    if (o->inspect) {
+        /* read already, by this Id: the first observation */
+        const char *id = json_string_value(json_object_get(o->inspect, "Id"));
+        if (!id || strcmp(id, o->container) != 0 || !o->inspect_raw)
+            return bx_error_set(err, BX_ECONFIG, "container",
+                                "the inspect given is not the one of container %s", o->container);
+        if (!(r->raw_c = malloc(o->inspect_raw_len + 1)))
+            return bx_error_set(err, BX_EIO, NULL, "out of memory");
+        memcpy(r->raw_c, o->inspect_raw, o->inspect_raw_len);
+        r->raw_c[o->inspect_raw_len] = '\0';
+        r->raw_c_len = o->inspect_raw_len;
+        r->c = json_incref((json_t *)o->inspect);
+    } else {
+        rc = get_obj(eng, "/containers", o->container, "/json", &r->c, &r->raw_c, &r->raw_c_len,
+                     err);
+        if (rc != 0)
+            return rc;
+    }
     if (!json_is_object(r->c))
         return bx_error_set(err, BX_EINVAL, "container", "container inspect is not an object");
     /* fail closed early: a wrong image or a stopped session ends the collection here */
     if ((rc = bxa_check_session(r->c, o->expect_image, err)) != 0)
         return rc;
     img = json_string_value(json_object_get(r->c, "Image"));
-    if ((rc = get_obj(eng, "/images", img, "/json", &r->img, &r->raw_img, &r->raw_img_len, err)) !=
-        0)
-        return rc;
+    /* an image ID names the image's content: one inspect serves every session of it */
+    if (!(o->shared && bxa_is_image_id(img) &&
+          bxa_shared_image_get(o->shared, bx_engine_endpoint(eng), img, &r->img, &r->raw_img,
+                               &r->raw_img_len))) {
+        if ((rc = get_obj(eng, "/images", img, "/json", &r->img, &r->raw_img, &r->raw_img_len,
+                          err)) != 0)
+            return rc;
+        if (o->shared && bxa_is_image_id(img))
+            bxa_shared_image_put(o->shared, bx_engine_endpoint(eng), img, r->img, r->raw_img,
+                                 r->raw_img_len);
+    }
     if ((rc = get_network(eng, r, err)) != 0)
         return rc;
     /* podman: the real runtime and the task's config.json are in its own inspect */
@@ -124,13 +147,28 @@ static int same_member(const json_t *a, const json_t *b, const char *ptr)
     return x && y && json_equal((json_t *)x, (json_t *)y);
 }
 
-/* Re-inspect by Id: the same start of the same container, still running, same image. */
-static int recheck(bx_engine *eng, const bx_collect_opts *o, const json_t *c, bx_error *err)
+/* Re-inspect by Id: the same start of the same container, still running, same image. A
+ * reply byte for byte the first one says so without being parsed again. */
+static int recheck(bx_engine *eng, const bx_collect_opts *o, const replies *r, bx_error *err)
 {
+    const json_t *c = r->c;
     const char *id = json_string_value(json_object_get(c, "Id"));
     json_t *now = NULL;
-    int rc = get_obj(eng, "/containers", id, "/json", &now, NULL, NULL, err);
+    char path[512], *raw = NULL;
+    size_t len = 0;
+    json_error_t je;
+    int rc;
 
+    snprintf(path, sizeof path, "/containers/%s/json", id ? id : "");
+    rc = bx_engine_get_raw(eng, path, &raw, &len, err);
+    if (rc == 0 && len == r->raw_c_len && memcmp(raw, r->raw_c, len) == 0) {
+        free(raw);
+        return 0;
+    }
+    if (rc == 0 && !(now = json_loadb(raw, len, JSON_REJECT_DUPLICATES, &je)))
+        rc = bx_error_set(err, BX_EINVAL, path, "engine reply is not JSON: %s (at %d:%d)", je.text,
+                          je.line, je.column);
+    free(raw);
     if (rc == BX_ENOTFOUND) {
         rc = bx_error_set(err, BX_EDENIED, "container", "container %s is no longer running",
                           o->container);
@@ -178,6 +216,7 @@ static int kernel_view(bx_engine *eng, const bx_collect_opts *o, const replies *
             r->libpod ? json_string_value(json_object_get(r->libpod, "OCIConfigPath")) : NULL,
         .masked = bxa_get(r->c, "/HostConfig/MaskedPaths"),
         .paths = {.proc = o->proc_root, .task_root = o->task_root, .pidfile = o->pidfile},
+        .shared = o->shared,
     };
 
     v->level = "engine";
@@ -314,7 +353,7 @@ int bx_collect_full(bx_engine *eng, const bx_collect_opts *o, bx_collection *out
         (rc = bxa_reconcile(p, &v, ev, sources, err)) != 0 || (rc = requested(o, p, err)) != 0 ||
         (rc = bxa_predicate_finish(p, err)) != 0)
         goto out;
-    if ((rc = recheck(eng, o, r.c, err)) != 0)
+    if ((rc = recheck(eng, o, &r, err)) != 0)
         goto out;
     out->predicate = p;
     out->sources = sources;

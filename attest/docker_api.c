@@ -250,6 +250,41 @@ int bx_engine_open(const char *url, bx_engine **out, bx_error *err)
     return bx_engine_open_ex(url, 0, out, err);
 }
 
+static char *dup_bytes(const char *b, size_t len)
+{
+    char *d = b ? malloc(len + 1) : NULL;
+
+    if (d) {
+        memcpy(d, b, len);
+        d[len] = '\0';
+    }
+    return d;
+}
+
+int bx_engine_open_like(const bx_engine *src, int flags, bx_engine **out, bx_error *err)
+{
+    bx_engine *eng = NULL;
+    int rc = bx_engine_open_ex(src->endpoint, flags, &eng, err);
+
+    *out = NULL;
+    if (rc != 0)
+        return rc;
+    memcpy(eng->api, src->api, sizeof eng->api);
+    memcpy(eng->peer, src->peer, sizeof eng->peer);
+    eng->have_peer = src->have_peer;
+    if ((src->version && !(eng->version_raw = dup_bytes(src->version_raw, src->version_len))) ||
+        (src->info && !(eng->info_raw = dup_bytes(src->info_raw, src->info_len)))) {
+        bx_engine_close(eng);
+        return bx_error_set(err, BX_EIO, NULL, "out of memory");
+    }
+    eng->version = src->version ? json_incref(src->version) : NULL;
+    eng->version_len = src->version_len;
+    eng->info = src->info ? json_incref(src->info) : NULL;
+    eng->info_len = src->info_len;
+    *out = eng;
+    return 0;
+}
+
 void bx_engine_close(bx_engine *eng)
 {
     if (!eng)
@@ -460,7 +495,7 @@ static int fetch(bx_engine *eng, const char *url, const char *path, reply *r, js
         return rc;
     if (status != 200)
         return status_error(eng, status, path, r, err);
-    return parse_reply(path, r, json, err);
+    return json ? parse_reply(path, r, json, err) : 0;
 }
 
 static int negotiate(bx_engine *eng, bx_error *err)
@@ -520,8 +555,9 @@ static int give(const json_t *j, const char *buf, size_t len, json_t **json, cha
     return 0;
 }
 
-int bx_engine_get(bx_engine *eng, const char *path, json_t **json, char **raw, size_t *rawlen,
-                  bx_error *err)
+/* bx_engine_get; parse 0: the reply's bytes only (json is not set). */
+static int get(bx_engine *eng, const char *path, int parse, json_t **json, char **raw,
+               size_t *rawlen, bx_error *err)
 {
     reply r = {0};
     json_t *j = NULL;
@@ -554,9 +590,9 @@ int bx_engine_get(bx_engine *eng, const char *path, json_t **json, char **raw, s
         rc = bx_error_set(err, BX_EIO, NULL, "out of memory");
         goto out;
     }
-    if ((rc = fetch(eng, url, path, &r, &j, err)) != 0)
+    if ((rc = fetch(eng, url, path, &r, parse || !strcmp(path, "/info") ? &j : NULL, err)) != 0)
         goto out;
-    rc = give(j, r.buf, r.len, json, raw, rawlen, err);
+    rc = give(j, r.buf, r.len, parse ? json : NULL, raw, rawlen, err);
     if (rc == 0 && strcmp(path, "/info") == 0) {
         eng->info = j;
         eng->info_raw = r.buf;
@@ -569,4 +605,15 @@ out:
     free(r.buf);
     free(url);
     return rc;
+}
+
+int bx_engine_get(bx_engine *eng, const char *path, json_t **json, char **raw, size_t *rawlen,
+                  bx_error *err)
+{
+    return get(eng, path, 1, json, raw, rawlen, err);
+}
+
+int bx_engine_get_raw(bx_engine *eng, const char *path, char **raw, size_t *rawlen, bx_error *err)
+{
+    return get(eng, path, 0, NULL, raw, rawlen, err);
 }

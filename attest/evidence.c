@@ -244,11 +244,13 @@ static int object(scan *x, long match, int depth)
 
         if (x->i >= x->n || x->s[x->i] != '"' || string_end(x, &end) != 0)
             return -1;
-        key = decode(x->s + x->i, end - x->i);
-        if (match >= 0 && (size_t)match < x->plen && json_is_string(key) &&
-            strcmp(json_string_value(key), x->path[match]) == 0)
-            child = match + 1;
-        json_decref(key);
+        /* only a key on the path is decoded and compared */
+        if (match >= 0 && (size_t)match < x->plen) {
+            key = decode(x->s + x->i, end - x->i);
+            if (json_is_string(key) && strcmp(json_string_value(key), x->path[match]) == 0)
+                child = match + 1;
+            json_decref(key);
+        }
         emit(x, x->s + x->i, end - x->i);
         x->i = end;
         ws(x);

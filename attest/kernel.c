@@ -54,6 +54,7 @@ typedef struct {
     /* this host's cgroup mounts (the collector's own mountinfo) */
     bxa_mount *hm;
     size_t nhm;
+    int hm_shared; /* hm belongs to s->shared */
     char daemon_ns[NS_COUNT][64];
     int have_daemon;
     int64_t daemon_pid;
@@ -1239,6 +1240,98 @@ out:
     return rc;
 }
 
+/* ---- host facts shared by several collections ---------------------------------------------- */
+
+_Static_assert(sizeof(((struct bxa_daemon *)0)->ns) == sizeof(((kctx *)0)->daemon_ns),
+               "bxa_daemon holds every namespace kctx compares");
+
+static void read_host_mounts(kctx *k)
+{
+    char *buf = NULL;
+    size_t len;
+    bx_error e;
+
+    if (read_at(k->procfd, "self/mountinfo", PROC_FILE_MAX, &buf, &len, &e) == 0 &&
+        bxa_parse_mountinfo(buf, len, &k->hm, &k->nhm, &e) != 0) {
+        k->hm = NULL;
+        k->nhm = 0;
+    }
+    free(buf);
+}
+
+/* This host's mounts: read once per proc root when the collection shares host facts. */
+static void host_mounts(kctx *k, const char *proc_root)
+{
+    bx_collect_shared *sh = k->s->shared;
+
+    if (!sh) {
+        read_host_mounts(k);
+        return;
+    }
+    pthread_mutex_lock(&sh->mu);
+    if (!sh->host_mounts_read) {
+        read_host_mounts(k);
+        sh->host_proc = strdup(proc_root);
+        sh->host_mounts = k->hm;
+        sh->nhost_mounts = k->nhm;
+        sh->host_mounts_read = sh->host_proc != NULL;
+        if (!sh->host_mounts_read) { /* not kept: this collection frees them */
+            sh->host_mounts = NULL;
+            sh->nhost_mounts = 0;
+            pthread_mutex_unlock(&sh->mu);
+            return;
+        }
+    } else if (strcmp(sh->host_proc, proc_root) != 0) {
+        pthread_mutex_unlock(&sh->mu);
+        read_host_mounts(k);
+        return;
+    }
+    k->hm = sh->host_mounts;
+    k->nhm = sh->nhost_mounts;
+    k->hm_shared = 1;
+    pthread_mutex_unlock(&sh->mu);
+}
+
+/* The engine daemon: looked up once per way of looking when host facts are shared. */
+static void daemon_shared(kctx *k, const char *proc_root)
+{
+    bx_collect_shared *sh = k->s->shared;
+    struct bxa_daemon *d;
+    char *key = NULL;
+
+    if (!sh || asprintf(&key, "%s\n%s\n%s\n%s", k->s->kind ? k->s->kind : "",
+                        k->s->paths.pidfile ? k->s->paths.pidfile : DOCKER_PIDFILE,
+                        k->s->socket ? k->s->socket : "", proc_root) < 0) {
+        find_daemon(k);
+        return;
+    }
+    pthread_mutex_lock(&sh->mu);
+    for (d = sh->daemons; d && strcmp(d->key, key) != 0; d = d->next)
+        ;
+    if (d) {
+        memcpy(k->daemon_ns, d->ns, sizeof k->daemon_ns);
+        k->have_daemon = d->have;
+        k->daemon_pid = d->pid;
+        pthread_mutex_unlock(&sh->mu);
+        free(key);
+        return;
+    }
+    pthread_mutex_unlock(&sh->mu);
+    find_daemon(k);
+    if (!(d = calloc(1, sizeof *d))) {
+        free(key);
+        return;
+    }
+    d->key = key;
+    memcpy(d->ns, k->daemon_ns, sizeof d->ns);
+    d->have = k->have_daemon;
+    d->pid = k->daemon_pid;
+    pthread_mutex_lock(&sh->mu);
+    d->next = sh->daemons;
+    sh->daemons = d;
+    pthread_mutex_unlock(&sh->mu);
+}
+
 /* ---- the whole view ------------------------------------------------------------------------ */
 
 static int is_runsc(const char *rt)
@@ -1258,8 +1351,6 @@ int bxa_kernel_read(const bxa_session *s, bxa_views *v, bx_evidence *ev, bx_erro
 {
     kctx k = {.s = s, .v = v, .ev = ev, .err = err, .procfd = -1, .daemon_pid = -1};
     const char *proc_root = s->paths.proc ? s->paths.proc : "/proc";
-    char *buf = NULL;
-    size_t len;
     proc init = {.dfd = -1};
     int rc = 0, r, have_cg = 0;
 
@@ -1290,14 +1381,8 @@ int bxa_kernel_read(const bxa_session *s, bxa_views *v, bx_evidence *ev, bx_erro
                  (long long)s->pid);
         goto out;
     }
-    if (read_at(k.procfd, "self/mountinfo", PROC_FILE_MAX, &buf, &len, err) == 0 &&
-        bxa_parse_mountinfo(buf, len, &k.hm, &k.nhm, err) != 0) {
-        k.hm = NULL;
-        k.nhm = 0;
-    }
-    free(buf);
-    buf = NULL;
-    find_daemon(&k);
+    host_mounts(&k, proc_root);
+    daemon_shared(&k, proc_root);
     if ((rc = read_spec(&k)) != 0)
         goto out;
     if (is_runsc(s->runtime)) {
@@ -1339,7 +1424,8 @@ out:
     proc_close(&init);
     json_decref(k.spec_json);
     bxa_cgroups_free(k.cg, k.ncg);
-    bxa_mounts_free(k.hm, k.nhm);
+    if (!k.hm_shared)
+        bxa_mounts_free(k.hm, k.nhm);
     if (k.procfd >= 0)
         close(k.procfd);
     return rc;

@@ -74,6 +74,16 @@ int bx_audit_new(const bx_audit_opts *o, bx_audit **out, bx_error *err)
         goto out;
     }
     a->o = *o;
+    a->jobs = o->jobs ? o->jobs : BX_AUDIT_JOBS_DEFAULT;
+    if (a->jobs > BX_AUDIT_JOBS_MAX) {
+        rc = bx_error_set(err, BX_ECONFIG, "--jobs", "at most %d", BX_AUDIT_JOBS_MAX);
+        goto out;
+    }
+    if (pthread_mutex_init(&a->mu, NULL) != 0) {
+        rc = bx_error_set(err, BX_EIO, NULL, "out of memory");
+        goto out;
+    }
+    a->mu_ok = 1;
     if ((rc = max_delay(o->policy, &a->max_delay, err)) != 0)
         goto out;
     *out = a;
@@ -98,6 +108,9 @@ void bx_audit_free(bx_audit *a)
         return;
     for (size_t i = 0; i < a->nengines; i++) {
         bx_engine_close(a->engines[i].eng);
+        for (size_t w = 0; w < a->engines[i].nmore; w++)
+            bx_engine_close(a->engines[i].more[w]);
+        free(a->engines[i].more);
         free(a->engines[i].endpoint);
         json_decref(a->engines[i].all);
         json_decref(a->engines[i].labelled);
@@ -106,6 +119,8 @@ void bx_audit_free(bx_audit *a)
     for (size_t i = 0; i < a->nsessions; i++) {
         free(a->sessions[i].name);
         json_decref(a->sessions[i].audit_findings);
+        json_decref(a->sessions[i].inspect);
+        free(a->sessions[i].inspect_raw);
     }
     free(a->sessions);
     json_decref(a->session_index);
@@ -119,6 +134,8 @@ void bx_audit_free(bx_audit *a)
     free(a->certs_dir);
     free(a->tasks_folder);
     json_decref(a->orphans);
+    if (a->mu_ok)
+        pthread_mutex_destroy(&a->mu);
     free(a);
 }
 
@@ -137,6 +154,7 @@ int bx_audit_add_engine(bx_audit *a, const char *url, int flags, bx_error *err)
     a->engines = e;
     e = &a->engines[a->nengines - 1];
     e->eng = eng;
+    e->flags = flags;
     e->alias_of = -1;
     e->docker = 1;
     if (!(e->endpoint = strdup(bx_engine_endpoint(eng)))) {

@@ -4,6 +4,8 @@
 
 #include "bx_audit.h"
 
+#include <pthread.h>
+
 typedef struct {
     char *endpoint;   /* as given, or the default's URL */
     bx_engine *eng;   /* owned */
@@ -14,6 +16,9 @@ typedef struct {
     int lost;         /* unreachable, or failed after answering */
     long alias_of;    /* index of the engine with the same ID reached first, or -1 */
     char error[400];  /* why it was unreachable or lost */
+    int flags;        /* as given to bx_audit_add_engine */
+    bx_engine **more; /* owned: jobs - 1 more handles (workers 1...), NULL until opened */
+    size_t nmore;
     json_t *all;      /* owned: /containers/json?all=1 */
     json_t *labelled; /* owned: the same with the label filter (NULL without --label) */
 } bxa_engine;
@@ -37,6 +42,10 @@ typedef struct {
     int selected;           /* carries every --label (checked on the inspect) */
     int dropped;            /* listed with the label filter, but its inspect lacks a label */
     json_t *audit_findings; /* owned: audit.* findings added on the way (e.g. audit.collect) */
+    /* owned: the inspect of a running session, kept for --collect (o.collect) */
+    json_t *inspect;
+    char *inspect_raw;
+    size_t inspect_raw_len;
 } bxa_session;
 
 /* A certificate read from --certs. */
@@ -74,6 +83,9 @@ typedef struct {
 
 struct bx_audit {
     bx_audit_opts o;
+    unsigned jobs;      /* o.jobs, defaulted */
+    pthread_mutex_t mu; /* engines' lost state, progress, while workers run */
+    int mu_ok;          /* mu initialised */
     int64_t max_delay; /* certificate.maxCollectionDelay in seconds, -1 when absent */
     bxa_engine *engines;
     size_t nengines;
@@ -98,6 +110,21 @@ int bxa_container_name_ok(const char *s);
 /* Grow *v (of *n elements of size sz) by one zeroed element; returns it or NULL. */
 void *bxa_grow(void *v, size_t *n, size_t sz);
 
+/* Run fn(a, worker, item, ud) for every item < n on up to a->jobs threads (the caller's
+ * is worker 0); items are taken in order, each by one worker. Engine handles for
+ * workers > 0 are opened first (bxa_engine_for). Returns when every item is done. */
+typedef void (*bxa_job)(bx_audit *a, unsigned worker, size_t item, void *ud);
+void bxa_parallel(bx_audit *a, size_t n, bxa_job fn, void *ud);
+/* Open the handles of workers 1..n-1 on engine i (from its handle, bx_engine_open_like):
+ * 0, or -1 when one could not be opened. */
+int bxa_engine_more(bx_audit *a, size_t i, unsigned n);
+/* The handle of engine i for a worker (its own connection). */
+bx_engine *bxa_engine_for(bx_audit *a, size_t i, unsigned worker);
+/* Engine i is lost (locked read). */
+int bxa_engine_is_lost(bx_audit *a, size_t i);
+/* The progress callback, serialised. */
+void bxa_progress(bx_audit *a, const char *phase, size_t done, size_t total);
+
 /* The engines phase (engines.c). */
 int bxa_scan(bx_audit *a, bx_error *err);
 /* Mark engine i lost with a reason (err's text). */
@@ -107,6 +134,11 @@ void bxa_engine_lost(bx_audit *a, size_t i, const bx_error *err);
  * borrowed). */
 int bxa_add_cert(bx_audit *a, const char *file, size_t line, const char *buf, size_t len,
                  const bx_error *read_err, bx_error *err);
+/* The same in two steps, the first safe on any thread: verify buf into *res, then append
+ * the result (*res is taken over, also on error). */
+int bxa_verify_cert(const bx_audit *a, const char *buf, size_t len, bx_verify_result *res,
+                    bx_error *err);
+int bxa_append_cert(bx_audit *a, const char *file, bx_verify_result *res, bx_error *err);
 
 /* From a certificate's verification result (res; res.statement NULL when it did not
  * verify): the fields matching uses, certificate.collection_delay, pass. */

@@ -63,7 +63,16 @@ typedef struct {
      * may be NULL. */
     void (*progress)(void *ud, const char *phase, size_t done, size_t total);
     void *progress_ud;
+    /* Sessions inspected and collected at once, each with its own connection to its
+     * engine: 0 = BX_AUDIT_JOBS_DEFAULT; 1 = one after another. */
+    unsigned jobs;
+    /* 1: bx_audit_collect will follow: keep each running session's inspect, the first
+     * observation of its collection (one engine request fewer a session). */
+    int collect;
 } bx_audit_opts;
+
+#define BX_AUDIT_JOBS_DEFAULT 4
+#define BX_AUDIT_JOBS_MAX 64
 
 typedef struct bx_audit bx_audit;
 

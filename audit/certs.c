@@ -109,6 +109,37 @@ void bxa_cert_judge(const bx_audit *a, bxa_cert *c)
     c->pass = c->res.statement && !failed(c->findings);
 }
 
+int bxa_verify_cert(const bx_audit *a, const char *buf, size_t len, bx_verify_result *res,
+                    bx_error *err)
+{
+    bx_verify_opts vo = {.at = a->o.now};
+
+    memset(res, 0, sizeof *res);
+    return bx_verify_envelope(a->o.policy, &vo, buf, len, res, err);
+}
+
+int bxa_append_cert(bx_audit *a, const char *file, bx_verify_result *res, bx_error *err)
+{
+    bxa_cert *c;
+
+    if (!(c = bxa_grow(a->certs, &a->ncerts, sizeof *a->certs))) {
+        bx_verify_result_free(res);
+        return bx_error_set(err, BX_EIO, NULL, "out of memory");
+    }
+    a->certs = c;
+    c = &a->certs[a->ncerts - 1];
+    c->row = -1;
+    if (!(c->file = strdup(file))) {
+        a->ncerts--;
+        bx_verify_result_free(res);
+        return bx_error_set(err, BX_EIO, NULL, "out of memory");
+    }
+    c->res = *res;
+    memset(res, 0, sizeof *res);
+    bxa_cert_judge(a, c);
+    return 0;
+}
+
 int bxa_add_cert(bx_audit *a, const char *file, size_t line, const char *buf, size_t len,
                  const bx_error *read_err, bx_error *err)
 {

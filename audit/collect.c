@@ -50,58 +50,108 @@ static void note(bxa_session *s, const bx_error *e)
                    json_null(), "--collect: %s", bx_error_str(e, msg, sizeof msg));
 }
 
-/* Collect, sign, write and read back one session's certificate. */
-static int collect_one(bx_audit *a, bxa_session *s, const char *dir, EVP_PKEY *const *keys,
-                       size_t nkeys, int64_t ttl, bx_error *err)
+/* One session's collection, made by a worker. */
+typedef struct {
+    long session;
+    int rc;                /* 0: res holds the verified certificate read back from path */
+    bx_error err;
+    char *path;            /* owned: the certificate written */
+    bx_verify_result res;  /* owned until appended */
+    int verified;
+} result;
+
+typedef struct {
+    const char *dir;
+    EVP_PKEY *const *keys;
+    size_t nkeys;
+    int64_t ttl;
+    bx_collect_shared *shared;
+    result *results;
+    size_t todo, done;
+} job;
+
+/* Write doc as dir/<id>.intoto.json, or dir/<id>-<start>.intoto.json when that is taken:
+ * never over an existing file, also when another writer races for the name. The folder is
+ * synced once, after every collection. */
+static int write_new(const char *dir, const bxa_session *s, const char *doc, size_t len,
+                     char **path, bx_error *err)
 {
-    bxa_engine *e = &a->engines[s->engine];
+    int exists = 0, rc;
+
+    for (int attempt = 0; attempt < 2; attempt++) {
+        if ((rc = target(dir, s, path, err)) != 0)
+            return rc;
+        rc = bx_write_file_new(*path, doc, len, 0644, 0, &exists, err);
+        if (rc == 0 || !exists)
+            return rc;
+        free(*path); /* taken since target() looked: look again */
+        *path = NULL;
+    }
+    return rc;
+}
+
+/* Collect, sign, write and read back one session's certificate, and verify it. */
+static void collect_one(bx_audit *a, unsigned worker, size_t i, void *ud)
+{
+    job *j = ud;
+    result *res = &j->results[i];
+    bxa_session *s = &a->sessions[res->session];
+    bx_error *err = &res->err;
     json_t *pred = NULL, *st = NULL;
-    char *doc = NULL, *path = NULL, *back = NULL;
+    char *doc = NULL, *back = NULL;
     size_t len = 0, blen = 0;
     int rc;
-    bx_collect_opts co = {.container = s->id, .now = (int64_t)time(NULL), .ttl = ttl};
+    bx_collect_opts co = {.container = s->id,
+                          .now = (int64_t)time(NULL),
+                          .ttl = j->ttl,
+                          .shared = j->shared,
+                          .inspect = s->inspect,
+                          .inspect_raw = s->inspect_raw,
+                          .inspect_raw_len = s->inspect_raw_len};
 
-    rc = bx_collect(e->eng, &co, &pred, err);
+    bxa_progress(a, "collect", __atomic_fetch_add(&j->done, 1, __ATOMIC_RELAXED), j->todo);
+    if (bxa_engine_is_lost(a, s->engine)) {
+        res->rc = -1; /* not tried */
+        return;
+    }
+    rc = bx_collect(bxa_engine_for(a, s->engine, worker), &co, &pred, err);
     if (rc == BX_EENV) {
         bxa_engine_lost(a, s->engine, err);
         goto out;
     }
     if (rc != 0 || (rc = bx_statement_build(pred, NULL, &st, err)) != 0 ||
-        (rc = bx_certificate_encode(st, keys, nkeys, &doc, &len, err)) != 0 ||
-        (rc = target(dir, s, &path, err)) != 0)
+        (rc = bx_certificate_encode(st, j->keys, j->nkeys, &doc, &len, err)) != 0)
         goto out;
     /* the envelope is one line; a final newline as collect writes it */
     doc[len] = '\n';
-    if ((rc = bx_write_file_atomic(path, doc, len + 1, 0644, err)) != 0)
+    if ((rc = write_new(j->dir, s, doc, len + 1, &res->path, err)) != 0)
         goto out;
     /* what counts is what is on disk: read it back and verify it like the others */
-    if ((rc = bx_read_file(path, BX_ENVELOPE_MAX_DEFAULT + 1, 0, &back, &blen, err)) != 0)
+    if ((rc = bx_read_file(res->path, BX_ENVELOPE_MAX_DEFAULT + 1, 0, &back, &blen, err)) != 0)
         goto out;
     while (blen > 0 && back[blen - 1] == '\n')
         blen--;
-    rc = bxa_add_cert(a, path, 0, back, blen, NULL, err);
+    rc = bxa_verify_cert(a, back, blen, &res->res, err);
+    res->verified = rc == 0;
 out:
     if (rc != 0)
         note(s, err);
+    res->rc = rc;
     json_decref(pred);
     json_decref(st);
     free(doc);
-    free(path);
     free(back);
-    return rc;
 }
 
 int bx_audit_collect(bx_audit *a, const char *dir, EVP_PKEY *const *keys, size_t nkeys, int64_t ttl,
                      bx_error *err)
 {
-    size_t todo = 0, done = 0;
-    long *which = NULL;
-    int rc, first = 0;
-    bx_error e;
+    job j = {.dir = dir, .keys = keys, .nkeys = nkeys, .ttl = ttl};
+    int rc, written = 0;
 
     if ((rc = bxa_match(a, err)) != 0)
         return rc;
-    if (a->nrows && !(which = calloc(a->nrows, sizeof *which)))
+    if (a->nrows && !(j.results = calloc(a->nrows, sizeof *j.results)))
         return bx_error_set(err, BX_EIO, NULL, "out of memory");
     /* rows change as certificates are added: decide first, then collect */
     for (size_t i = 0; i < a->nrows; i++) {
@@ -109,27 +159,40 @@ int bx_audit_collect(bx_audit *a, const char *dir, EVP_PKEY *const *keys, size_t
         const bxa_session *s = r->session >= 0 ? &a->sessions[r->session] : NULL;
         if (r->verdict == BXA_V_UNATTESTED && s && s->where == BXA_PRESENT &&
             strcmp(s->state, "running") == 0)
-            which[todo++] = r->session;
+            j.results[j.todo++].session = r->session;
     }
     rc = 0;
-    for (size_t i = 0; i < todo; i++) {
-        bxa_session *s = &a->sessions[which[i]];
-        int r;
-        if (a->o.progress)
-            a->o.progress(a->o.progress_ud, "collect", done++, todo);
-        if (a->engines[s->engine].lost)
-            continue;
-        r = collect_one(a, s, dir, keys, nkeys, ttl, &e);
-        /* a refusal (the session stopped or changed, data that cannot be recorded) is
-         * the row's; writing and reading the file and out of memory are the audit's */
-        if ((r == BX_EIO) && !first) {
-            first = 1;
-            *err = e;
-            rc = r;
+    if (j.todo && (rc = bx_collect_shared_new(&j.shared, err)) != 0)
+        goto out;
+    bxa_parallel(a, j.todo, collect_one, &j);
+    bxa_progress(a, "collect", j.todo, j.todo);
+    /* in session order: the certificates, and the first error that is the audit's */
+    for (size_t i = 0; i < j.todo; i++) {
+        result *res = &j.results[i];
+        written |= res->path != NULL;
+        if (res->verified && rc == 0) {
+            if ((rc = bxa_append_cert(a, res->path, &res->res, err)) != 0)
+                continue;
+        } else if (res->rc == BX_EIO && rc == 0) {
+            /* a refusal (the session stopped or changed, data that cannot be recorded) is
+             * the row's; writing and reading the file and out of memory are the audit's */
+            *err = res->err;
+            rc = BX_EIO;
         }
     }
-    if (a->o.progress)
-        a->o.progress(a->o.progress_ud, "collect", done, todo);
-    free(which);
+    if (written) {
+        bx_error e;
+        if (bx_sync_folder(dir, &e) != 0 && rc == 0) {
+            *err = e;
+            rc = BX_EIO;
+        }
+    }
+out:
+    for (size_t i = 0; i < j.todo; i++) {
+        free(j.results[i].path);
+        bx_verify_result_free(&j.results[i].res);
+    }
+    free(j.results);
+    bx_collect_shared_free(j.shared);
     return rc;
 }

@@ -9,9 +9,11 @@ void bxa_engine_lost(bx_audit *a, size_t i, const bx_error *err)
 {
     bxa_engine *e = &a->engines[i];
 
+    pthread_mutex_lock(&a->mu);
     e->lost = 1;
     if (!e->error[0])
         bx_error_str(err, e->error, sizeof e->error);
+    pthread_mutex_unlock(&a->mu);
 }
 
 /* Percent-encode everything but RFC 3986's unreserved characters. Caller frees. */
@@ -134,30 +136,73 @@ static int add_session(bx_audit *a, size_t engine, const json_t *c, int selected
 }
 
 /* /info, then the listings. Failures mark the engine; only out of memory is returned. */
+/* The two listings of an engine, asked on their own connection while /info is asked. */
+typedef struct {
+    bx_engine *eng;
+    const char *labelled_path; /* NULL without --label */
+    json_t *all, *labelled;
+    int rc;
+    bx_error err;
+} listings;
+
+static void *list_both(void *arg)
+{
+    listings *l = arg;
+
+    l->rc = bx_engine_get(l->eng, "/containers/json?all=1", &l->all, NULL, NULL, &l->err);
+    if (l->rc == 0 && (l->rc = check_listing(l->all, "/containers/json", &l->err)) == 0 &&
+        l->labelled_path &&
+        (l->rc = bx_engine_get(l->eng, l->labelled_path, &l->labelled, NULL, NULL, &l->err)) == 0)
+        l->rc = check_listing(l->labelled, "/containers/json", &l->err);
+    return NULL;
+}
+
 static int list_engine(bx_audit *a, size_t i, bx_error *err)
 {
     bxa_engine *e = &a->engines[i];
     json_t *info = NULL, *version = NULL;
-    char *path = NULL;
-    bx_error ee;
-    int rc = 0;
+    listings l = {0};
+    pthread_t th;
+    int rc = 0, threaded = 0;
     size_t k;
     json_t *comp;
 
-    if (bx_engine_get(e->eng, "/info", &info, NULL, NULL, &ee) != 0) {
-        bxa_engine_lost(a, i, &ee);
+    /* /version first: the API version every other request is asked in */
+    if (bx_engine_get(e->eng, "/version", &version, NULL, NULL, &l.err) != 0) {
+        bxa_engine_lost(a, i, &l.err);
         goto out;
+    }
+    if (a->o.nlabels && (rc = labelled_path(a, (char **)&l.labelled_path, err)) != 0)
+        goto out;
+    /* the listings on a second connection while /info (the slowest request) is answered */
+    l.eng = e->eng;
+    if (a->jobs > 1 && bxa_engine_more(a, i, 2) == 0) {
+        l.eng = bxa_engine_for(a, i, 1);
+        threaded = pthread_create(&th, NULL, list_both, &l) == 0;
+    }
+    if (bx_engine_get(e->eng, "/info", &info, NULL, NULL, &l.err) != 0) {
+        if (threaded) {
+            pthread_join(th, NULL);
+            bx_engine_close(e->more[0]);
+            e->more[0] = NULL;
+        }
+        bxa_engine_lost(a, i, &l.err);
+        goto out;
+    }
+    if (threaded) {
+        pthread_join(th, NULL);
+        /* made before /info was known: made again, knowing it, when workers need it */
+        bx_engine_close(e->more[0]);
+        e->more[0] = NULL;
     }
     e->reachable = 1;
     if (json_is_string(json_object_get(info, "ID")))
         snprintf(e->id, sizeof e->id, "%s", json_string_value(json_object_get(info, "ID")));
-    if (bx_engine_get(e->eng, "/version", &version, NULL, NULL, &ee) == 0) {
-        json_array_foreach(json_object_get(version, "Components"), k, comp)
-        {
-            const char *n = json_string_value(json_object_get(comp, "Name"));
-            if (n && strncmp(n, "Podman", 6) == 0)
-                e->docker = 0;
-        }
+    json_array_foreach(json_object_get(version, "Components"), k, comp)
+    {
+        const char *n = json_string_value(json_object_get(comp, "Name"));
+        if (n && strncmp(n, "Podman", 6) == 0)
+            e->docker = 0;
     }
     for (size_t j = 0; e->id[0] && j < i; j++) {
         if (a->engines[j].reachable && strcmp(a->engines[j].id, e->id) == 0) {
@@ -165,27 +210,24 @@ static int list_engine(bx_audit *a, size_t i, bx_error *err)
             goto out;
         }
     }
-    if (bx_engine_get(e->eng, "/containers/json?all=1", &e->all, NULL, NULL, &ee) != 0 ||
-        check_listing(e->all, "/containers/json", &ee) != 0) {
-        bxa_engine_lost(a, i, &ee);
+    if (!threaded)
+        list_both(&l);
+    if (l.rc != 0) {
+        bxa_engine_lost(a, i, &l.err);
         goto out;
     }
-    if (a->o.nlabels) {
-        if ((rc = labelled_path(a, &path, err)) != 0)
+    e->all = l.all;
+    e->labelled = l.labelled;
+    l.all = l.labelled = NULL;
+    json_array_foreach(e->labelled, k, comp)
+    {
+        if ((rc = add_session(a, i, comp, 1, 0, err)) != 0)
             goto out;
-        if (bx_engine_get(e->eng, path, &e->labelled, NULL, NULL, &ee) != 0 ||
-            check_listing(e->labelled, "/containers/json", &ee) != 0) {
-            bxa_engine_lost(a, i, &ee);
-            goto out;
-        }
-        json_array_foreach(e->labelled, k, comp)
-        {
-            if ((rc = add_session(a, i, comp, 1, 0, err)) != 0)
-                goto out;
-        }
     }
 out:
-    free(path);
+    free((char *)l.labelled_path);
+    json_decref(l.all);
+    json_decref(l.labelled);
     json_decref(info);
     json_decref(version);
     return rc;
@@ -284,41 +326,59 @@ static int read_inspect(bx_audit *a, bxa_session *s, const json_t *c, bx_error *
     return 0;
 }
 
+typedef struct {
+    size_t done;
+} inspect_job;
+
+/* One session's inspect (a worker's). */
+static void inspect_one(bx_audit *a, unsigned worker, size_t i, void *ud)
+{
+    inspect_job *job = ud;
+    bxa_session *s = &a->sessions[i];
+    char path[128], *raw = NULL;
+    size_t len = 0;
+    json_t *c = NULL;
+    bx_error ee;
+    int rc;
+
+    bxa_progress(a, "sessions", __atomic_fetch_add(&job->done, 1, __ATOMIC_RELAXED),
+                 a->nsessions);
+    if (bxa_engine_is_lost(a, s->engine)) {
+        s->where = BXA_LOST;
+        return;
+    }
+    snprintf(path, sizeof path, "/containers/%s/json", s->id);
+    rc = bx_engine_get(bxa_engine_for(a, s->engine, worker), path, &c, a->o.collect ? &raw : NULL,
+                       &len, &ee);
+    if (rc == 0)
+        rc = read_inspect(a, s, c, &ee);
+    if (rc == 0 && a->o.collect && strcmp(s->state, "running") == 0) {
+        /* the first observation of its collection */
+        s->inspect = c;
+        s->inspect_raw = raw;
+        s->inspect_raw_len = len;
+        c = NULL;
+        raw = NULL;
+    }
+    json_decref(c);
+    free(raw);
+    if (rc == BX_ENOTFOUND) {
+        s->where = BXA_GONE; /* removed since the listing */
+        s->state[0] = '\0';
+    } else if (rc != 0) {
+        /* any other failure, a reply that is not this inspect included, loses the
+         * engine: its remaining sessions are not asked about */
+        bxa_engine_lost(a, s->engine, &ee);
+        s->where = BXA_LOST;
+    }
+}
+
 static void inspect_all(bx_audit *a)
 {
-    size_t done = 0;
+    inspect_job job = {0};
 
-    for (size_t i = 0; i < a->nsessions; i++) {
-        bxa_session *s = &a->sessions[i];
-        bxa_engine *e = &a->engines[s->engine];
-        char path[128];
-        json_t *c = NULL;
-        bx_error ee;
-        int rc;
-
-        if (a->o.progress)
-            a->o.progress(a->o.progress_ud, "sessions", done++, a->nsessions);
-        if (e->lost) {
-            s->where = BXA_LOST;
-            continue;
-        }
-        snprintf(path, sizeof path, "/containers/%s/json", s->id);
-        rc = bx_engine_get(e->eng, path, &c, NULL, NULL, &ee);
-        if (rc == 0)
-            rc = read_inspect(a, s, c, &ee);
-        json_decref(c);
-        if (rc == BX_ENOTFOUND) {
-            s->where = BXA_GONE; /* removed since the listing */
-            s->state[0] = '\0';
-        } else if (rc != 0) {
-            /* any other failure, a reply that is not this inspect included, loses the
-             * engine: its remaining sessions are not asked about */
-            bxa_engine_lost(a, s->engine, &ee);
-            s->where = BXA_LOST;
-        }
-    }
-    if (a->o.progress)
-        a->o.progress(a->o.progress_ud, "sessions", done, a->nsessions);
+    bxa_parallel(a, a->nsessions, inspect_one, &job);
+    bxa_progress(a, "sessions", a->nsessions, a->nsessions);
 }
 
 int bxa_scan(bx_audit *a, bx_error *err)

@@ -19,6 +19,8 @@ int cli_exit_for(int code);
 int cli_report(const char *ctx, const bx_error *err);
 /* Print "boxcert: <where>: <what>" and return EXIT_USAGE. */
 int cli_usage_error(const char *where, const char *fmt, ...) BX_FMT(2, 3);
+/* A whole number from min to max as option opt's value, else a usage error (exit 2). */
+int cli_parse_count(const char *opt, const char *s, long min, long max, long *out);
 /* Write s to f with control characters (C0, DEL, C1) shown as \xNN. */
 void cli_put_safe(FILE *f, const char *s);
 /* Load --policy with the --key files added and --threshold applied; prints the error

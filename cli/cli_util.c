@@ -180,3 +180,14 @@ int cli_write_output(const char *path, char *doc, size_t len, bx_error *err)
     }
     return bx_write_file_atomic(path, doc, len + 1, 0644, err);
 }
+
+int cli_parse_count(const char *opt, const char *s, long min, long max, long *out)
+{
+    char *end = NULL;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (errno || !*s || *end || v < min || v > max)
+        return cli_usage_error(opt, "'%s' is not a whole number from %ld to %ld", s, min, max);
+    *out = v;
+    return 0;
+}

@@ -11,7 +11,8 @@
 static const char help[] =
     "usage: boxcert audit --policy FILE|PROFILE [--key PUB]... --certs DIR [--engine URL]...\n"
     "         [--insecure-engine] [--label K=V]... [--expect FILE] [--collect --signing-key KEY...]\n"
-    "         [--tasks DIR|none] [--format text|json|junit|sarif|github|html] [--output FILE]\n\n"
+    "         [--tasks DIR|none] [--jobs N] [--format text|json|junit|sarif|github|html]\n"
+    "         [--output FILE]\n\n"
     "The post-run audit. Sessions are the containers carrying every --label (exact match),\n"
     "running or exited, on every engine (one engine reached through two endpoints counts\n"
     "once), plus those listed in --expect. Each certificate in DIR is verified; a verified\n"
@@ -33,6 +34,8 @@ static const char help[] =
     "  --tasks DIR|none     the runtime's task folder for orphans (default\n"
     "                       " BX_AUDIT_TASKS_DEFAULT ",\n"
     "                       checked when a local Docker engine is audited)\n"
+    "  --jobs N             inspect and collect N sessions at a time, each with its own\n"
+    "                       connection to its engine (default 4; 1 = one after another)\n"
     "  --format F           text (default), json, junit, sarif, github or html\n"
     "  --output FILE        write the report to FILE (atomically) instead of stdout\n"
     "Exit: 0 every session compliant and none left over, 1 a violation, 2 usage or\n"
@@ -140,6 +143,7 @@ int cmd_audit(int argc, char **argv)
                                          {"collect", no_argument, 0, 'C'},
                                          {"signing-key", required_argument, 0, 's'},
                                          {"tasks", required_argument, 0, 't'},
+                                         {"jobs", required_argument, 0, 'j'},
                                          {"format", required_argument, 0, 'f'},
                                          {"output", required_argument, 0, 'o'},
                                          {"from-json", required_argument, 0, 'J'}, /* hidden */
@@ -151,6 +155,7 @@ int cmd_audit(int argc, char **argv)
     const char *format = "text", *output = NULL, *from = NULL;
     int c, rc = EXIT_PASS, collect = 0, insecure = 0, env_error = 0, complete = 0;
     int progress_shown = 0;
+    long jobs = 0;
     bx_policy *p = NULL;
     bx_expect expect = {0};
     EVP_PKEY **skeys = NULL;
@@ -180,6 +185,10 @@ int cmd_audit(int argc, char **argv)
         case 'f': format = optarg; break;
         case 'o': output = optarg; break;
         case 'J': from = optarg; break;
+        case 'j':
+            if ((rc = cli_parse_count("--jobs", optarg, 1, BX_AUDIT_JOBS_MAX, &jobs)) != 0)
+                goto out;
+            break;
         case 'h': fputs(help, stdout); goto out;
         default: fputs(help, stderr); rc = EXIT_USAGE; goto out;
         }
@@ -244,7 +253,9 @@ int cmd_audit(int argc, char **argv)
                         .nlabels = labels.n,
                         .expect = expect_path ? &expect : NULL,
                         .now = (int64_t)time(NULL),
-                        .progress = isatty(STDERR_FILENO) ? progress : NULL};
+                        .progress = isatty(STDERR_FILENO) ? progress : NULL,
+                        .jobs = (unsigned)jobs,
+                        .collect = collect};
     progress_shown = ao.progress != NULL;
     if (bx_audit_new(&ao, &a, &err) != 0) {
         rc = cli_report("audit", &err);

@@ -83,6 +83,18 @@ int bx_atomic_open(const char *path, unsigned mode, bx_atomic **a, FILE **f, bx_
 int bx_atomic_commit(bx_atomic *a, bx_error *err) BX_WUR;
 void bx_atomic_abort(bx_atomic *a);
 
+/* Write path as a new file, atomically: a temporary file created exclusively beside it
+ * (as bx_write_file_atomic, with the same refusals), written and fsync'd, then renamed to
+ * path only if no path exists (renameat2 RENAME_NOREPLACE, else link + unlink): an
+ * existing path is never replaced, and another writer racing for the name loses. Then the
+ * folder is fsync'd unless sync_folder is 0 (the caller syncs it once after writing
+ * several files: bx_sync_folder). An existing path is BX_EIO "already exists" with
+ * *exists = 1 (exists may be NULL). On failure nothing is left behind. */
+int bx_write_file_new(const char *path, const void *buf, size_t len, unsigned mode, int sync_folder,
+                      int *exists, bx_error *err) BX_WUR;
+/* fsync a folder (after files were renamed into it). */
+int bx_sync_folder(const char *dir, bx_error *err) BX_WUR;
+
 /* Create path exclusively (O_CREAT|O_EXCL|O_NOFOLLOW) with mode, write, fsync.
  * On failure the file is removed. */
 int bx_write_file_excl(const char *path, const void *buf, size_t len, unsigned mode,

@@ -5,6 +5,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdio.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <openssl/rand.h>
@@ -312,6 +313,78 @@ int bx_write_file_atomic(const char *path, const void *buf, size_t len, unsigned
         return rc;
     }
     return bx_atomic_commit(a, err);
+}
+
+/* renameat2(RENAME_NOREPLACE); where the file system cannot, link(2) the temporary file to
+ * the name (fails if it exists) and unlink it. 0, or -1 with errno (EEXIST: taken). */
+static int rename_noreplace(int dfd, const char *from, const char *to)
+{
+    if (renameat2(dfd, from, dfd, to, RENAME_NOREPLACE) == 0)
+        return 0;
+    if (errno != EINVAL && errno != ENOSYS)
+        return -1;
+    if (linkat(dfd, from, dfd, to, 0) != 0)
+        return -1;
+    unlinkat(dfd, from, 0);
+    return 0;
+}
+
+int bx_write_file_new(const char *path, const void *buf, size_t len, unsigned mode, int sync_folder,
+                      int *exists, bx_error *err)
+{
+    char *dir = NULL, tmp[NAME_MAX + 1] = "";
+    const char *base;
+    int dfd = -1, fd, rc;
+
+    if (exists)
+        *exists = 0;
+    if ((rc = split_path(path, &dir, &base, err)) != 0 ||
+        (rc = open_dir_checked(dir, path, &dfd, err)) != 0 ||
+        (rc = check_target(dfd, base, path, err)) != 0)
+        goto out;
+    if (faccessat(dfd, base, F_OK, AT_SYMLINK_NOFOLLOW) == 0) {
+        if (exists)
+            *exists = 1;
+        rc = bx_error_set(err, BX_EIO, path, "already exists");
+        goto out;
+    }
+    if ((fd = create_temp(dfd, base, mode, tmp, sizeof tmp, path, err)) < 0) {
+        tmp[0] = '\0';
+        rc = fd;
+        goto out;
+    }
+    if ((rc = write_sync_close(fd, buf, len, path, err)) != 0)
+        goto out;
+    if (rename_noreplace(dfd, tmp, base) != 0) {
+        if (errno == EEXIST && exists)
+            *exists = 1;
+        rc = errno == EEXIST ? bx_error_set(err, BX_EIO, path, "already exists")
+                             : bx_error_errno(err, BX_EIO, path,
+                                              "cannot rename the temporary file into place");
+        goto out;
+    }
+    tmp[0] = '\0';
+    if (sync_folder && fsync(dfd) < 0 && errno != EINVAL)
+        rc = bx_error_errno(err, BX_EIO, path, "cannot sync folder %s", dir);
+out:
+    if (tmp[0])
+        unlinkat(dfd, tmp, 0);
+    if (dfd >= 0)
+        close(dfd);
+    free(dir);
+    return rc;
+}
+
+int bx_sync_folder(const char *dir, bx_error *err)
+{
+    int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC), rc = 0;
+
+    if (fd < 0)
+        return bx_error_errno(err, BX_EIO, dir, "cannot open folder");
+    if (fsync(fd) < 0 && errno != EINVAL)
+        rc = bx_error_errno(err, BX_EIO, dir, "cannot sync folder");
+    close(fd);
+    return rc;
 }
 
 int bx_write_file_excl(const char *path, const void *buf, size_t len, unsigned mode, bx_error *err)

@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <termios.h>
@@ -45,14 +46,51 @@ bx_alg bx_key_alg(const EVP_PKEY *key)
     return 0;
 }
 
+/* A key's keyid, once computed, is kept with the key (its ex_data, freed with it): a
+ * signer signing many certificates with one key encodes it once. */
+static int keyid_index = -1;
+static pthread_once_t keyid_once = PTHREAD_ONCE_INIT;
+static pthread_mutex_t keyid_mu = PTHREAD_MUTEX_INITIALIZER;
+
+static void keyid_free(void *parent, void *ptr, CRYPTO_EX_DATA *ad, int idx, long argl, void *argp)
+{
+    (void)parent, (void)ad, (void)idx, (void)argl, (void)argp;
+    OPENSSL_free(ptr);
+}
+
+static void keyid_init(void)
+{
+    keyid_index = EVP_PKEY_get_ex_new_index(0, NULL, NULL, NULL, keyid_free);
+}
+
 int bx_key_id(const EVP_PKEY *key, char out[65], bx_error *err)
 {
     unsigned char *der = NULL;
-    int n = i2d_PUBKEY((EVP_PKEY *)key, &der);
-    if (n <= 0)
+    char *kept = NULL;
+    int n;
+
+    pthread_once(&keyid_once, keyid_init);
+    if (keyid_index >= 0) {
+        pthread_mutex_lock(&keyid_mu);
+        kept = EVP_PKEY_get_ex_data(key, keyid_index);
+        if (kept)
+            memcpy(out, kept, 65);
+        pthread_mutex_unlock(&keyid_mu);
+        if (kept)
+            return 0;
+    }
+    if ((n = i2d_PUBKEY((EVP_PKEY *)key, &der)) <= 0)
         return bx_error_ssl(err, BX_EINVAL, NULL, "cannot encode public key");
     bx_sha256_hex(der, (size_t)n, out);
     OPENSSL_free(der);
+    if (keyid_index >= 0 && (kept = OPENSSL_malloc(65))) {
+        memcpy(kept, out, 65);
+        pthread_mutex_lock(&keyid_mu);
+        if (EVP_PKEY_get_ex_data(key, keyid_index) ||
+            !EVP_PKEY_set_ex_data((EVP_PKEY *)key, keyid_index, kept))
+            OPENSSL_free(kept); /* another thread kept it first */
+        pthread_mutex_unlock(&keyid_mu);
+    }
     return 0;
 }
 

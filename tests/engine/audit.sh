@@ -217,6 +217,39 @@ ok "the old certificate is kept" cmp "$T/ccerts/$c1.intoto.json" "$T/c1.before"
 ok "the new one is named after the start" bash -c "ls '$T/ccerts/$c1'-20*Z.intoto.json"
 is "$($PY -c 'import json,sys; r=json.load(open(sys.argv[1])); print(sorted(x["status"] for x in r["certificates"]))' "$T/collect3.json")" \
   "['unmatched']" "the old start's certificate is listed, unmatched"
+# Several sessions at once (--jobs): the same rows, certificates and files as one at a
+# time. Ten sessions (one weak) for four workers.
+PRUN=audit.run=$RUN_ID-p
+for i in 0 1 2 3 4 5 6 7 8; do session "p$i" --label "$PRUN" "${HARD[@]}" >/dev/null; done
+session p9 --label "$PRUN" --cap-add NET_ADMIN >/dev/null
+mkdir "$T/p1" "$T/p4"
+paudit() { "$BOXCERT" audit --policy "$T/policy.yaml" --key "$T/k.pub" --label "$PRUN" --collect \
+  --signing-key "$T/k.key" --format json "$@"; }
+expect_rc 1 "--collect --jobs 1 (ten sessions, one weak)" paudit --jobs 1 --certs "$T/p1" --output "$T/p1.json"
+expect_rc 1 "--collect --jobs 4, the same sessions" paudit --jobs 4 --certs "$T/p4" --output "$T/p4.json"
+check_schema report "$T/p4.json"
+rows() {
+  $PY -c 'import json,sys
+r = json.load(open(sys.argv[1]))
+for x in r["sessions"]:
+    print(x["containerId"], x["verdict"], ",".join(x["flags"]),
+          ",".join(sorted(f["rule"] for f in x["findings"] if f["status"] != "pass")))
+print(json.dumps(r["summary"], sort_keys=True))' "$1"
+}
+rows "$T/p1.json" >"$T/p1.rows"
+rows "$T/p4.json" >"$T/p4.rows"
+ok "--jobs 4 gives the rows of --jobs 1, in the same order" cmp "$T/p1.rows" "$T/p4.rows"
+like "$T/p4.rows" '"compliant": 9' "... nine compliant"
+like "$T/p4.rows" '"noncompliant": 1' "... and the weak one noncompliant"
+is "$(cd "$T/p1" && ls)" "$(cd "$T/p4" && ls)" "the same certificate files, one per session"
+is "$(ls "$T/p4" | grep -c '^[0-9a-f]\{64\}\.intoto\.json$')" 10 "... ten, named <containerId>.intoto.json"
+expect_rc 1 "each is read by verify on its own (the weak one fails the policy)" "$V" verify "$T/p4" \
+  --policy "$T/policy.yaml" --key "$T/k.pub" --format json --output "$T/p4v.json"
+is "$($PY -c 'import json,sys; r=json.load(open(sys.argv[1])); print(sum(1 for x in r["results"] if x["verdict"] == "pass"))' "$T/p4v.json")" 9 \
+  "... nine pass the policy, the weak one does not"
+expect_rc 2 "--jobs 0 is a usage error" paudit --jobs 0 --certs "$T/p4"
+expect_rc 2 "--jobs over 64 is a usage error" paudit --jobs 65 --certs "$T/p4"
+
 expect_rc 2 "--collect without --signing-key is a usage error" caudit --collect
 expect_rc 2 "--signing-key without --collect is a usage error" caudit --signing-key "$T/k.key"
 done_testing

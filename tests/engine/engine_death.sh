@@ -82,8 +82,10 @@ $PY "$BOXCERT_SOURCE_DIR/tests/lib/engine_proxy.py" "$T/proxy.sock" "$d2/docker.
 proxy_pid=$!
 for _ in $(seq 1 50); do [ -S "$T/proxy.sock" ] && break; sleep 0.1; done
 
+# --jobs 1: one session at a time, so that exactly one certificate is on disk when the
+# engine dies (with several at once, the others may be written before the proxy sees it)
 expect_rc 3 "audit --collect with the engine killed after the first certificate exits 3" \
-  "$BOXCERT" audit --policy strict --key "$T/k.pub" --certs "$T/certs" --engine "unix://$T/proxy.sock" \
+  "$BOXCERT" audit --jobs 1 --policy strict --key "$T/k.pub" --certs "$T/certs" --engine "unix://$T/proxy.sock" \
   --label "boxcert.test=$RUN_ID" --tasks none --collect --signing-key "$T/k.key" --format json \
   --output "$T/audit.json"
 fails "(the engine really died: its socket no longer answers)" curl -sf --max-time 2 --unix-socket "$d2/docker.sock" http://e/_ping
