@@ -11,6 +11,7 @@
 #include <openssl/crypto.h>
 #include <openssl/ec.h>
 #include <openssl/err.h>
+#include <openssl/params.h>
 #include <openssl/pem.h>
 #include <openssl/x509.h>
 
@@ -63,6 +64,20 @@ static void keyid_init(void)
     keyid_index = EVP_PKEY_get_ex_new_index(0, NULL, NULL, NULL, keyid_free);
 }
 
+static void keyid_keep(EVP_PKEY *key, const char hex[65])
+{
+    char *kept;
+
+    pthread_once(&keyid_once, keyid_init);
+    if (keyid_index < 0 || !(kept = OPENSSL_malloc(65)))
+        return;
+    memcpy(kept, hex, 65);
+    pthread_mutex_lock(&keyid_mu);
+    if (EVP_PKEY_get_ex_data(key, keyid_index) || !EVP_PKEY_set_ex_data(key, keyid_index, kept))
+        OPENSSL_free(kept);
+    pthread_mutex_unlock(&keyid_mu);
+}
+
 int bx_key_id(const EVP_PKEY *key, char out[65], bx_error *err)
 {
     unsigned char *der = NULL;
@@ -83,14 +98,7 @@ int bx_key_id(const EVP_PKEY *key, char out[65], bx_error *err)
         return bx_error_ssl(err, BX_EINVAL, NULL, "cannot encode public key");
     bx_sha256_hex(der, (size_t)n, out);
     OPENSSL_free(der);
-    if (keyid_index >= 0 && (kept = OPENSSL_malloc(65))) {
-        memcpy(kept, out, 65);
-        pthread_mutex_lock(&keyid_mu);
-        if (EVP_PKEY_get_ex_data(key, keyid_index) ||
-            !EVP_PKEY_set_ex_data((EVP_PKEY *)key, keyid_index, kept))
-            OPENSSL_free(kept); /* another thread kept it first */
-        pthread_mutex_unlock(&keyid_mu);
-    }
+    keyid_keep((EVP_PKEY *)key, out);
     return 0;
 }
 
@@ -285,12 +293,110 @@ out:
     return rc;
 }
 
+/* ---- the common case of a public key file, without OpenSSL's decoder chain ----------------
+ * OpenSSL 3's PEM_read_bio_PUBKEY builds a decoder for every format and key type it knows
+ * (about two thirds of the work of verifying one certificate, start-up included). A file
+ * that is exactly one PUBLIC KEY block holding the DER of an Ed25519 or a named-curve
+ * P-256 key with an uncompressed point, which is what keygen and openssl write, is read
+ * here: the same key (EVP_PKEY_eq), and its keyid, the SHA-256 of that DER (what
+ * i2d_PUBKEY gives back for it), kept with it. Anything else goes to OpenSSL's reader. */
+
+static const unsigned char spki_ed25519[12] = {0x30, 0x2a, 0x30, 0x05, 0x06, 0x03,
+                                               0x2b, 0x65, 0x70, 0x03, 0x21, 0x00};
+static const unsigned char spki_p256[27] = {0x30, 0x59, 0x30, 0x13, 0x06, 0x07, 0x2a,
+                                            0x86, 0x48, 0xce, 0x3d, 0x02, 0x01, 0x06,
+                                            0x08, 0x2a, 0x86, 0x48, 0xce, 0x3d, 0x03,
+                                            0x01, 0x07, 0x03, 0x42, 0x00, 0x04};
+
+/* The DER inside a PEM that is one PUBLIC KEY block and nothing else (LF or CRLF line
+ * ends, base64 lines of at most 76 characters); NULL otherwise. Caller frees. */
+static unsigned char *pem_spki_der(const char *pem, size_t len, size_t *dlen)
+{
+    static const char begin[] = "-----BEGIN PUBLIC KEY-----", end[] = "-----END PUBLIC KEY-----";
+    char body[256];
+    size_t o = 0, i = sizeof begin - 1;
+    unsigned char *der = NULL;
+
+    if (len < i || memcmp(pem, begin, i) != 0)
+        return NULL;
+    for (;;) {
+        size_t line;
+        if (i < len && pem[i] == '\r')
+            i++;
+        if (i >= len || pem[i] != '\n')
+            return NULL;
+        i++;
+        for (line = 0; i + line < len && pem[i + line] != '\n' && pem[i + line] != '\r'; line++)
+            ;
+        if (line == sizeof end - 1 && memcmp(pem + i, end, line) == 0) {
+            i += line;
+            break;
+        }
+        /* standard base64 only (bx_b64_decode also takes the URL-safe alphabet) */
+        if (line == 0 || line > 76 || o + line > sizeof body || memchr(pem + i, '-', line) ||
+            memchr(pem + i, '_', line))
+            return NULL;
+        memcpy(body + o, pem + i, line);
+        o += line;
+        i += line;
+    }
+    if (i < len && pem[i] == '\r')
+        i++;
+    if (i < len && pem[i] == '\n')
+        i++;
+    if (i != len || bx_b64_decode(body, o, &der, dlen, NULL) != 0)
+        return NULL;
+    return der;
+}
+
+static void keyid_keep(EVP_PKEY *key, const char hex[65]);
+
+static EVP_PKEY *spki_fast(const char *pem, size_t len)
+{
+    size_t n = 0;
+    unsigned char *der = pem_spki_der(pem, len, &n);
+    EVP_PKEY *k = NULL;
+    char hex[65];
+
+    if (!der)
+        return NULL;
+    if (n == sizeof spki_ed25519 + 32 && memcmp(der, spki_ed25519, sizeof spki_ed25519) == 0) {
+        k = EVP_PKEY_new_raw_public_key(EVP_PKEY_ED25519, NULL, der + sizeof spki_ed25519, 32);
+    } else if (n == sizeof spki_p256 + 64 && memcmp(der, spki_p256, sizeof spki_p256) == 0) {
+        char group[] = "prime256v1";
+        OSSL_PARAM params[] = {
+            OSSL_PARAM_construct_utf8_string(OSSL_PKEY_PARAM_GROUP_NAME, group, 0),
+            OSSL_PARAM_construct_octet_string(OSSL_PKEY_PARAM_PUB_KEY, der + sizeof spki_p256 - 1,
+                                              65),
+            OSSL_PARAM_construct_end()};
+        EVP_PKEY_CTX *c = EVP_PKEY_CTX_new_from_name(NULL, "EC", NULL);
+        if (!c || EVP_PKEY_fromdata_init(c) != 1 ||
+            EVP_PKEY_fromdata(c, &k, EVP_PKEY_PUBLIC_KEY, params) != 1) {
+            EVP_PKEY_free(k);
+            k = NULL;
+        }
+        EVP_PKEY_CTX_free(c);
+    }
+    if (k) {
+        bx_sha256_hex(der, n, hex);
+        keyid_keep(k, hex);
+    }
+    free(der);
+    ERR_clear_error();
+    return k;
+}
+
 int bx_key_parse_public(const char *pem, size_t len, EVP_PKEY **out, bx_error *err)
 {
     int rc = 0;
-    EVP_PKEY *k = NULL;
-    BIO *b = BIO_new_mem_buf(pem, (int)len);
-    if (!b)
+    EVP_PKEY *k = spki_fast(pem, len);
+    BIO *b = NULL;
+
+    if (k) {
+        *out = k;
+        return 0;
+    }
+    if (!(b = BIO_new_mem_buf(pem, (int)len)))
         return bx_error_ssl(err, BX_EENV, NULL, "out of memory");
     k = PEM_read_bio_PUBKEY(b, NULL, NULL, NULL);
     if (!k) {
