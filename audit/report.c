@@ -41,7 +41,14 @@ static void audit_finding(json_t *f, const char *rule, const char *status, json_
 /* The row's findings: its certificate's (the primary one), then the audit's own. */
 static json_t *row_findings(const bx_audit *a, const bxa_row *r)
 {
-    json_t *f = r->primary >= 0 ? json_deep_copy(a->certs[r->primary].findings) : json_array();
+    /* a new array of the same finding objects (they are not changed; the row's own are
+     * appended to this array only) */
+    json_t *f = json_array();
+
+    if (f && r->primary >= 0 && json_array_extend(f, a->certs[r->primary].findings) != 0) {
+        json_decref(f);
+        return NULL;
+    }
     const bxa_session *s = r->session >= 0 ? &a->sessions[r->session] : NULL;
     char msg[512], t[21];
 
