@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <stdio.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <openssl/rand.h>
@@ -203,7 +204,9 @@ static int create_temp(int dfd, const char *base, unsigned mode, char *tmp, size
     char *suffix = tmp + strlen(tmp) - 6;
     for (int attempt = 0; attempt < 100; attempt++) {
         unsigned char rnd[6];
-        if (RAND_bytes(rnd, sizeof rnd) != 1)
+        /* a name, not a secret (O_EXCL makes it safe): the kernel's bytes, not OpenSSL's
+         * DRBG, whose first use costs as much as verifying a certificate */
+        if (getrandom(rnd, sizeof rnd, 0) != (ssize_t)sizeof rnd && RAND_bytes(rnd, sizeof rnd) != 1)
             return bx_error_ssl(err, BX_EIO, path, "no randomness for a temporary name");
         for (int i = 0; i < 6; i++)
             suffix[i] = chars[rnd[i] % (sizeof chars - 1)];

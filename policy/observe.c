@@ -42,11 +42,19 @@ int bxp_default_cap(const char *name)
 
 /* ---- namespaces, user, resources, devices ------------------------------------------ */
 
-const char *bxp_ns_mode(const json_t *containment, const char *name)
+const json_t *bxp_ns_mode_value(const json_t *containment, const char *name)
 {
     const json_t *ns = json_object_get(json_object_get(containment, "namespaces"), name);
-    const char *k = json_string_value(json_object_get(ns, "kernel"));
-    return k ? k : json_string_value(json_object_get(ns, "engine"));
+    const json_t *k = json_object_get(ns, "kernel"), *g;
+    if (json_is_string(k))
+        return k;
+    g = json_object_get(ns, "engine");
+    return json_is_string(g) ? g : NULL;
+}
+
+const char *bxp_ns_mode(const json_t *containment, const char *name)
+{
+    return json_string_value(bxp_ns_mode_value(containment, name));
 }
 
 int bxp_ns_is_host(const char *name, const char *mode)
@@ -186,10 +194,12 @@ const json_t *bxp_seen(const json_t *o, const char *path)
 
 json_t *bxp_copy(const json_t *v)
 {
-    return v ? json_deep_copy(v) : json_null();
+    /* a new reference, not a copy: nothing modifies a finding or a verified statement */
+    return v ? json_incref((json_t *)v) : json_null();
 }
 
-/* "a, b, c" (strings, or numbers for unknown capability bits); "none" when empty. */
+/* "a, b, c" (strings, or numbers for unknown capability bits); "none" when empty. A list
+ * that does not fit ends in "..." (where snprintf's truncation would have put it). */
 const char *bxp_join(const json_t *arr, char *out, size_t n)
 {
     size_t o = 0, i;
@@ -197,16 +207,26 @@ const char *bxp_join(const json_t *arr, char *out, size_t n)
     out[0] = '\0';
     json_array_foreach(arr, i, v)
     {
-        const char *sep = i ? ", " : "";
-        int w = json_is_integer(v)
-                    ? snprintf(out + o, n - o, "%s%lld", sep, (long long)json_integer_value(v))
-                    : snprintf(out + o, n - o, "%s%s", sep,
-                               json_is_string(v) ? json_string_value(v) : "?");
-        if (w < 0 || (size_t)w >= n - o) {
+        char num[24];
+        const char *s = json_is_string(v) ? json_string_value(v) : "?";
+        size_t sep = i ? 2 : 0, len;
+        if (json_is_integer(v)) {
+            snprintf(num, sizeof num, "%lld", (long long)json_integer_value(v));
+            s = num;
+        }
+        len = strlen(s);
+        if (sep + len >= n - o) {
+            size_t room = n - o - 1, k = sep < room ? sep : room;
+            memcpy(out + o, ", ", k);
+            memcpy(out + o + k, s, len < room - k ? len : room - k);
+            out[n - 1] = '\0';
             snprintf(out + (n > 4 ? n - 4 : 0), n > 4 ? 4 : n, "...");
             return out;
         }
-        o += (size_t)w;
+        memcpy(out + o, ", ", sep);
+        memcpy(out + o + sep, s, len);
+        o += sep + len;
+        out[o] = '\0';
     }
     if (!json_array_size(arr))
         snprintf(out, n, "none");
@@ -297,7 +317,7 @@ int bxp_shared_mounts(const json_t *mounts, char *msg, size_t n, json_t *bad)
             unseen = 1;
         else if (strcmp(prop, "shared") == 0 || strcmp(prop, "rshared") == 0) {
             bxp_append(msg, n, "%s%s (%s)", *msg ? ", " : "", dest ? dest : "?", prop);
-            json_array_append_new(bad, json_deep_copy(m));
+            json_array_append_new(bad, bxp_copy(m));
         }
     }
     return unseen ? -1 : 0;

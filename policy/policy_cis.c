@@ -70,7 +70,7 @@ static void cis_5_4(const bxp_ev *e)
     json_array_foreach(held, i, v)
     {
         if (!bxp_default_cap(json_string_value(v)))
-            json_array_append_new(beyond, json_deep_copy(v));
+            json_array_append_new(beyond, bxp_copy(v));
     }
     if (json_is_true(priv))
         bxp_cis(e, "5.4", "fail", json_string("engine defaults at most"), held,
@@ -127,7 +127,7 @@ static void cis_5_6(const bxp_ev *e)
         else if (!json_is_true(json_object_get(m, "readOnly"))) {
             bxp_append(msg, sizeof msg, "%s%s", *msg ? ", " : "", src ? src : "?");
             if (bad || (bad = json_array()))
-                json_array_append_new(bad, json_deep_copy(m));
+                json_array_append_new(bad, bxp_copy(m));
         }
     }
     bxp_cis(e, "5.6",
@@ -424,7 +424,7 @@ static void cis_5_32(const bxp_ev *e)
             hit = (src && bxp_path_under(*s, src)) || (given && bxp_path_under(*s, given));
         if (hit) {
             bxp_append(msg, sizeof msg, "%s%s", *msg ? ", " : "", src ? src : given);
-            json_array_append_new(bad, json_deep_copy(m));
+            json_array_append_new(bad, bxp_copy(m));
         }
     }
     bxp_cis(e, "5.32", *msg ? "fail" : "pass", json_string("no engine socket"),

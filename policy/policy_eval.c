@@ -17,6 +17,28 @@ static void vfinding(json_t *findings, const char *rule, const char *cis, const 
                      json_t *expected, json_t *observed, const char *fmt, va_list ap)
     __attribute__((format(printf, 7, 0)));
 
+/* A message quotes observed values, which come from the certificate: keep it on one line,
+ * and valid UTF-8 -- a message cut to its buffer (bxp_append, bxp_join) can end inside a
+ * character, and a string jansson refused would lose the finding with it. Bytes that do
+ * not fit are replaced by '?'. */
+static void clean_message(char *msg, size_t n)
+{
+    unsigned char *p = (unsigned char *)msg;
+    for (size_t i = 0; i < n;) {
+        size_t k = p[i] < 0x20 || p[i] == 0x7f ? 0 : bx_utf8_seq(p + i, n - i);
+        if (!k) {
+            p[i++] = '?';
+            continue;
+        }
+        i += k;
+    }
+}
+
+static json_t *text(const char *s)
+{
+    return json_stringn_nocheck(s, strlen(s));
+}
+
 static void vfinding(json_t *findings, const char *rule, const char *cis, const char *status,
                      json_t *expected, json_t *observed, const char *fmt, va_list ap)
 {
@@ -32,18 +54,18 @@ static void vfinding(json_t *findings, const char *rule, const char *cis, const 
         msg = NULL;
     else if ((size_t)n >= sizeof stack && (msg = malloc((size_t)n + 1)) != NULL)
         vsnprintf(msg, (size_t)n + 1, fmt, ap);
-    /* observed values come from the certificate: keep the message one line */
-    for (char *c = msg; c && *c; c++)
-        if ((unsigned char)*c < 0x20 || *c == 0x7f)
-            *c = '?';
-    /* the members in this order: rule, status, expected, observed, message[, cis] */
-    if (!f || json_object_set_new_nocheck(f, "rule", json_string(rule)) != 0 ||
-        json_object_set_new_nocheck(f, "status", json_string(status)) != 0 ||
+    if (msg)
+        clean_message(msg, (size_t)n);
+    /* the members in this order: rule, status, expected, observed, message[, cis]; rule,
+     * status and cis are the program's own ASCII */
+    if (!f || json_object_set_new_nocheck(f, "rule", text(rule)) != 0 ||
+        json_object_set_new_nocheck(f, "status", text(status)) != 0 ||
         json_object_set_new_nocheck(f, "expected", expected ? expected : json_null()) != 0 ||
         json_object_set_new_nocheck(f, "observed", observed ? observed : json_null()) != 0 ||
-        json_object_set_new_nocheck(f, "message", json_string(msg ? msg : "(out of memory)")) !=
-            0 ||
-        (cis && json_object_set_new_nocheck(f, "cis", json_string(cis)) != 0)) {
+        json_object_set_new_nocheck(f, "message",
+                                    msg ? json_stringn_nocheck(msg, (size_t)n)
+                                        : text("(out of memory)")) != 0 ||
+        (cis && json_object_set_new_nocheck(f, "cis", text(cis)) != 0)) {
         json_decref(f);
         f = NULL;
     }
@@ -101,6 +123,9 @@ static const json_t *at_path(const json_t *o, const char *path)
 
 static const json_t *pol(const bxp_ev *e, const char *path)
 {
+    static const char sec[] = "containment.";
+    if (strncmp(path, sec, sizeof sec - 1) == 0)
+        return e->pcont ? at_path(e->pcont, path + sizeof sec - 1) : NULL;
     return at_path(e->p->effective, path);
 }
 
@@ -197,12 +222,14 @@ static int64_t time_of(const json_t *o, const char *path)
 static void eval_age(const bxp_ev *e)
 {
     const json_t *max = pol(e, "certificate.maxAge");
-    const char *at = json_string_value(bxp_seen(e->pred, "issuedAt"));
+    const json_t *atv = bxp_seen(e->pred, "issuedAt");
+    const char *at = json_string_value(atv);
     char a[48], m[48], k[48];
-    int64_t t = time_of(e->pred, "issuedAt"), age;
+    int64_t t, age;
 
     if (!max || e->p->max_age < 0)
         return;
+    t = time_of(e->pred, "issuedAt");
     snprintf(m, sizeof m, "%s", json_string_value(max));
     snprintf(k, sizeof k, "%s", json_string_value(pol(e, "certificate.clockSkew")));
     if (t == INT64_MIN) {
@@ -213,10 +240,10 @@ static void eval_age(const bxp_ev *e)
     age = e->now - t;
     fmt_dur(age < 0 ? -age : age, a);
     if (age > e->p->max_age && age - e->p->max_age > e->p->clock_skew)
-        add(e, "certificate.age", "fail", share(max), json_string(at),
+        add(e, "certificate.age", "fail", share(max), share(atv),
             "certificate issued %s ago (at %s); policy allows %s (+%s clock skew)", a, at, m, k);
     else
-        add(e, "certificate.age", "pass", share(max), json_string(at),
+        add(e, "certificate.age", "pass", share(max), share(atv),
             "certificate issued %s %s (at %s); policy allows %s", a,
             age < 0 ? "in the future" : "ago", at, m);
 }
@@ -226,13 +253,14 @@ static void eval_age(const bxp_ev *e)
 static void eval_collection_delay(const bxp_ev *e)
 {
     const json_t *max = pol(e, "certificate.maxCollectionDelay");
-    int64_t issued = time_of(e->pred, "issuedAt"), started = time_of(e->pred, "session.startedAt");
-    int64_t limit = 0, delay;
+    int64_t issued, started, limit = 0, delay;
     char d[48], m[48];
     bx_error err;
 
     if (!max || bx_duration_parse(json_string_value(max), &limit, &err) != 0)
         return;
+    issued = time_of(e->pred, "issuedAt");
+    started = time_of(e->pred, "session.startedAt");
     snprintf(m, sizeof m, "%s", json_string_value(max));
     if (issued == INT64_MIN || started == INT64_MIN) {
         add(e, "certificate.collection_delay", "unknown", share(max), json_null(),
@@ -255,7 +283,8 @@ static void eval_collection_delay(const bxp_ev *e)
 static void eval_collector_version(const bxp_ev *e)
 {
     const json_t *min = pol(e, "collector.minVersion");
-    const char *ver = json_string_value(bxp_seen(e->pred, "collector.version"));
+    const json_t *verv = bxp_seen(e->pred, "collector.version");
+    const char *ver = json_string_value(verv);
     long long want[4], have[4];
 
     if (!min || bxp_semver_parse(json_string_value(min), want) != 0)
@@ -268,14 +297,14 @@ static void eval_collector_version(const bxp_ev *e)
         return;
     }
     add(e, "collector.version", bxp_semver_cmp(have, want) >= 0 ? "pass" : "fail", share(min),
-        json_string(ver), "collector version %s; policy requires at least %s", ver,
+        share(verv), "collector version %s; policy requires at least %s", ver,
         json_string_value(min));
 }
 
 static void eval_image(const bxp_ev *e)
 {
-    const json_t *pins = pol(e, "images.pins");
-    const char *id = json_string_value(bxp_seen(e->pred, "image.id"));
+    const json_t *pins = pol(e, "images.pins"), *idv = bxp_seen(e->pred, "image.id");
+    const char *id = json_string_value(idv);
 
     if (!pins)
         return;
@@ -283,17 +312,17 @@ static void eval_image(const bxp_ev *e)
         add(e, "image.allowed", "unknown", share(pins), json_null(),
             "image ID not observed; policy pins %zu image(s)", json_array_size(pins));
     else if (in_list(pins, id))
-        add(e, "image.allowed", "pass", share(pins), json_string(id), "image %s is pinned", id);
+        add(e, "image.allowed", "pass", share(pins), share(idv), "image %s is pinned", id);
     else
-        add(e, "image.allowed", "fail", share(pins), json_string(id),
+        add(e, "image.allowed", "fail", share(pins), share(idv),
             "image %s is not in images.pins (%zu pinned)", id, json_array_size(pins));
 }
 
 static void eval_collector_pin(const bxp_ev *e)
 {
-    const json_t *pins = pol(e, "images.pins");
-    const char *id = json_string_value(bxp_seen(e->pred, "image.id"));
-    const char *pin = json_string_value(bxp_seen(e->pred, "image.pin"));
+    const json_t *pins = pol(e, "images.pins"), *idv = bxp_seen(e->pred, "image.id");
+    const json_t *pinv = bxp_seen(e->pred, "image.pin");
+    const char *id = json_string_value(idv), *pin = json_string_value(pinv);
 
     if (!json_is_true(pol(e, "images.requireCollectorPin")))
         return;
@@ -301,16 +330,16 @@ static void eval_collector_pin(const bxp_ev *e)
         add(e, "image.collector_pin", "unknown", json_true(),
             share(bxp_seen(e->pred, "image.pin")), "image ID not observed");
     else if (!pin)
-        add(e, "image.collector_pin", "fail", json_string(id), json_null(),
+        add(e, "image.collector_pin", "fail", share(idv), json_null(),
             "the collector was not told which image to expect (collect --expect-image)");
     else if (strcmp(pin, id) != 0)
-        add(e, "image.collector_pin", "fail", json_string(id), json_string(pin),
+        add(e, "image.collector_pin", "fail", share(idv), share(pinv),
             "the collector pinned %s but the session runs %s", pin, id);
     else if (pins && !in_list(pins, pin))
-        add(e, "image.collector_pin", "fail", share(pins), json_string(pin),
+        add(e, "image.collector_pin", "fail", share(pins), share(pinv),
             "the collector pinned %s, which is not in images.pins", pin);
     else
-        add(e, "image.collector_pin", "pass", json_string(id), json_string(pin),
+        add(e, "image.collector_pin", "pass", share(idv), share(pinv),
             "the collector enforced the image %s", pin);
 }
 
@@ -386,7 +415,8 @@ static void eval_network(const bxp_ev *e)
 {
     const json_t *allowed = pol(e, "containment.network");
     const json_t *internal = bxp_seen(e->cont, "network.internal");
-    const char *mode = json_string_value(bxp_seen(e->cont, "network.mode"));
+    const json_t *modev = bxp_seen(e->cont, "network.mode");
+    const char *mode = json_string_value(modev);
     char list[LIST_MAX];
 
     if (!allowed)
@@ -398,7 +428,7 @@ static void eval_network(const bxp_ev *e)
         return;
     }
     add(e, "containment.network", network_status(allowed, mode, internal), share(allowed),
-        json_string(mode), "network mode is %s%s; policy allows %s", mode,
+        share(modev), "network mode is %s%s; policy allows %s", mode,
         json_is_true(internal)      ? " (internal)"
         : json_is_boolean(internal) ? ""
         : is_named_network(mode)    ? " (internal not observed)"
@@ -495,7 +525,7 @@ static void eval_caps(const bxp_ev *e)
     json_array_foreach(held, i, v)
     {
         if (!json_is_string(v) || !in_list(allow, json_string_value(v)))
-            json_array_append_new(beyond, json_deep_copy(v));
+            json_array_append_new(beyond, share(v));
     }
     if (json_array_size(beyond))
         add(e, "containment.capabilities", "fail", share(allow), held,
@@ -585,7 +615,8 @@ static void eval_lsm(const bxp_ev *e, const char *rule, const char *key, const c
 static void eval_runtime(const bxp_ev *e)
 {
     const json_t *allowed = pol(e, "containment.runtimes");
-    const char *name = json_string_value(bxp_seen(e->cont, "runtime.name"));
+    const json_t *namev = bxp_seen(e->cont, "runtime.name");
+    const char *name = json_string_value(namev);
     char list[LIST_MAX];
 
     if (!allowed)
@@ -596,7 +627,7 @@ static void eval_runtime(const bxp_ev *e)
             "runtime not observed; policy allows %s", list);
     else
         add(e, "containment.runtime", in_list(allowed, name) ? "pass" : "fail", share(allowed),
-            json_string(name), "runtime %s; policy allows %s", name, list);
+            share(namev), "runtime %s; policy allows %s", name, list);
 }
 
 static int uid_allowed(const json_t *uids, long long uid)
@@ -669,8 +700,9 @@ static void eval_namespaces(const bxp_ev *e)
         return;
     obs = json_object();
     for (size_t i = 0; i < 6; i++) {
-        const char *mode = bxp_ns_mode(e->cont, ns_names[i]);
-        json_object_set_new(obs, ns_names[i], mode ? json_string(mode) : json_null());
+        const json_t *m = bxp_ns_mode_value(e->cont, ns_names[i]);
+        const char *mode = json_string_value(m);
+        json_object_set_new_nocheck(obs, ns_names[i], share(m));
         if (!mode)
             bxp_append(unseen, sizeof unseen, "%s%s", *unseen ? ", " : "", ns_names[i]);
         else if (bxp_ns_is_host(ns_names[i], mode) && !in_list(allowed, ns_names[i]))
@@ -691,7 +723,8 @@ static void eval_namespaces(const bxp_ev *e)
 static void eval_userns(const bxp_ev *e)
 {
     const json_t *p = pol(e, "containment.userns");
-    const char *mode = bxp_ns_mode(e->cont, "user");
+    const json_t *modev = bxp_ns_mode_value(e->cont, "user");
+    const char *mode = json_string_value(modev);
     int remapped;
 
     if (!p)
@@ -702,7 +735,7 @@ static void eval_userns(const bxp_ev *e)
             "user namespace not observed");
     else
         add(e, "containment.userns", remapped && bxp_ns_is_host("user", mode) ? "fail" : "pass",
-            share(p), json_string(mode), "user namespace %s%s",
+            share(p), share(modev), "user namespace %s%s",
             bxp_ns_is_host("user", mode) ? "is the host's" : mode,
             remapped ? "; policy requires a remapped one" : "; policy allows any");
 }
@@ -770,28 +803,35 @@ static void eval_cpus(const bxp_ev *e)
 
 /* ==== write surface, mounts, devices, cgroup parent, restart =================== */
 
-/* Why one writeSurface entry is refused ("" when a writable entry admits it). */
-static void surface_verdict(const json_t *writable, const json_t *s, char *why, size_t n)
+/* Why one writeSurface entry is refused ("" when a writable entry admits it). wpaths, when
+ * not NULL, holds the path of each writable entry. */
+static void surface_verdict(const json_t *writable, const char *const *wpaths, const json_t *s,
+                            char *why, size_t n)
 {
     const char *path = json_string_value(json_object_get(s, "path"));
     const char *kind = json_string_value(json_object_get(s, "kind"));
-    const char *fs = json_string_value(json_object_get(s, "fsType"));
-    const json_t *size = json_object_get(s, "sizeBytes"), *w;
-    int tmpfs = (kind && strcmp(kind, "tmpfs") == 0) || (fs && strcmp(fs, "tmpfs") == 0);
+    const json_t *w;
     size_t i;
+    int said = 0; /* why holds the reason a matching entry refused it */
 
-    snprintf(why, n, "%s (%s) is not writable by policy", path ? path : "?", kind ? kind : "?");
-    if (!path || !kind)
+    if (!path || !kind) {
+        snprintf(why, n, "%s (%s) is not writable by policy", path ? path : "?", kind ? kind : "?");
         return;
+    }
     json_array_foreach(writable, i, w)
     {
-        const char *max = json_string_value(json_object_get(w, "maxSize"));
+        const char *max, *fs;
+        const json_t *size;
         int64_t limit = 0;
         char a[32], b[32];
-        if (strcmp(json_string_value(json_object_get(w, "path")), path) != 0 ||
-            !in_list(json_object_get(w, "kinds"), kind))
+        const char *wp = wpaths ? wpaths[i] : json_string_value(json_object_get(w, "path"));
+        if (strcmp(wp, path) != 0 || !in_list(json_object_get(w, "kinds"), kind))
             continue;
-        if (!max || !tmpfs || bxp_size_parse(max, &limit) != 0) {
+        max = json_string_value(json_object_get(w, "maxSize"));
+        fs = json_string_value(json_object_get(s, "fsType"));
+        size = json_object_get(s, "sizeBytes");
+        if (!max || !(strcmp(kind, "tmpfs") == 0 || (fs && strcmp(fs, "tmpfs") == 0)) ||
+            bxp_size_parse(max, &limit) != 0) {
             why[0] = '\0';
             return;
         }
@@ -805,13 +845,18 @@ static void surface_verdict(const json_t *writable, const json_t *s, char *why, 
         else
             snprintf(why, n, "%s (%s) is a tmpfs of unknown size, policy allows %s", path, kind,
                      fmt_size(limit, b));
+        said = 1;
     }
+    if (!said)
+        snprintf(why, n, "%s (%s) is not writable by policy", path, kind);
 }
 
 static void eval_write_surface(const bxp_ev *e)
 {
     const json_t *writable = pol(e, "containment.writable");
-    const json_t *ws = bxp_seen(e->cont, "writeSurface"), *s;
+    const json_t *ws = bxp_seen(e->cont, "writeSurface"), *s, *w;
+    const char *wpaths[32]; /* each writable entry's path, looked up once (when they fit) */
+    size_t nw = json_array_size(writable);
     char msg[MSG_MAX] = "", why[256];
     size_t i, bad = 0;
     json_t *refused = NULL;
@@ -823,13 +868,19 @@ static void eval_write_surface(const bxp_ev *e)
             "write surface not observed");
         return;
     }
+    json_array_foreach(writable, i, w)
+    {
+        if (nw <= sizeof wpaths / sizeof *wpaths)
+            wpaths[i] = json_string_value(json_object_get(w, "path"));
+    }
     refused = json_array();
     json_array_foreach(ws, i, s)
     {
-        surface_verdict(writable, s, why, sizeof why);
+        surface_verdict(writable, nw <= sizeof wpaths / sizeof *wpaths ? wpaths : NULL, s, why,
+                        sizeof why);
         if (*why) {
             bxp_append(msg, sizeof msg, "%s%s", bad ? "; " : "", why);
-            json_array_append_new(refused, json_deep_copy(s));
+            json_array_append_new(refused, share(s));
             bad++;
         }
     }
@@ -882,7 +933,7 @@ static void eval_mounts(const bxp_ev *e)
                 continue;
             bxp_append(msg, sizeof msg, "%s%s on %s (forbidden: %s, %s)", *msg ? "; " : "", src,
                        dest ? dest : "?", fsrc, rw_only ? "read-write" : "any access");
-            json_array_append_new(bad, json_deep_copy(m));
+            json_array_append_new(bad, share(m));
             break;
         }
     }
@@ -951,7 +1002,8 @@ static void eval_devices(const bxp_ev *e)
 static void eval_cgroup_parent(const bxp_ev *e)
 {
     const json_t *p = pol(e, "containment.cgroupParentDefault");
-    const char *parent = json_string_value(bxp_seen(e->cont, "resources.cgroupParent"));
+    const json_t *parentv = bxp_seen(e->cont, "resources.cgroupParent");
+    const char *parent = json_string_value(parentv);
 
     if (!p)
         return;
@@ -959,11 +1011,11 @@ static void eval_cgroup_parent(const bxp_ev *e)
         add(e, "containment.cgroup_parent", "unknown", share(p), json_null(),
             "cgroup parent not observed");
     else if (json_is_false(p) || !*parent)
-        add(e, "containment.cgroup_parent", "pass", share(p), json_string(parent),
+        add(e, "containment.cgroup_parent", "pass", share(p), share(parentv),
             "cgroup parent is %s%s", *parent ? parent : "the engine's default",
             json_is_false(p) ? "; policy allows any" : "");
     else
-        add(e, "containment.cgroup_parent", "fail", share(p), json_string(parent),
+        add(e, "containment.cgroup_parent", "fail", share(p), share(parentv),
             "cgroup parent %s; policy requires the engine's default", parent);
 }
 
@@ -1017,7 +1069,8 @@ static void eval_restart(const bxp_ev *e)
 static void eval_evidence_level(const bxp_ev *e)
 {
     const json_t *accept = pol(e, "evidence.accept");
-    const char *level = json_string_value(bxp_seen(e->pred, "evidence.level"));
+    const json_t *levelv = bxp_seen(e->pred, "evidence.level");
+    const char *level = json_string_value(levelv);
     char list[LIST_MAX];
 
     if (!accept)
@@ -1028,7 +1081,7 @@ static void eval_evidence_level(const bxp_ev *e)
             "evidence level not observed; policy accepts %s", list);
     else
         add(e, "evidence.level", in_list(accept, level) ? "pass" : "fail", share(accept),
-            json_string(level), "evidence level %s; policy accepts %s", level, list);
+            share(levelv), "evidence level %s; policy accepts %s", level, list);
 }
 
 static void eval_discrepancies(const bxp_ev *e)
@@ -1117,6 +1170,7 @@ int bx_policy_eval(const bx_policy *p, const json_t *statement, const bx_eval_ct
     e.cont = bxp_seen(e.pred, "containment");
     if (!json_is_object(e.cont))
         e.cont = NULL;
+    e.pcont = json_object_get(p->effective, "containment");
     e.now = ctx ? ctx->now : (int64_t)time(NULL);
 
     eval_age(&e);

@@ -77,6 +77,8 @@ int bxp_default_cap(const char *name);
 /* The mode of namespace name ("pid", "net", ...): the kernel's reading when there is one,
  * else the engine's; NULL when neither was observed. */
 const char *bxp_ns_mode(const json_t *containment, const char *name);
+/* The same reading as the JSON string it is in the predicate (borrowed), or NULL. */
+const json_t *bxp_ns_mode_value(const json_t *containment, const char *name);
 /* 1 when mode (of namespace name) means the host's namespace: "host", and for the user
  * namespace also the engine's "default" (a daemon that does not remap; an explicit
  * --userns=host is "host", a remapping daemon "remapped"). container:<id> is another
@@ -108,9 +110,10 @@ int bxp_default_device_rule(const char *rule);
 /* One evaluation: the policy, the statement and its parts (borrowed), where findings go. */
 typedef struct {
     const bx_policy *p;
-    const json_t *st;   /* the statement */
-    const json_t *pred; /* statement.predicate */
-    const json_t *cont; /* predicate.containment, or NULL */
+    const json_t *st;    /* the statement */
+    const json_t *pred;  /* statement.predicate */
+    const json_t *cont;  /* predicate.containment, or NULL */
+    const json_t *pcont; /* the policy's containment section (most rules), or NULL */
     int64_t now;
     json_t *findings;
 } bxp_ev;
@@ -125,14 +128,15 @@ void bxp_restart_finding(const bxp_ev *e, const char *id, long long max, const j
 
 /* Observed value at a dotted path of o (may be NULL), or NULL when absent or JSON null. */
 const json_t *bxp_seen(const json_t *o, const char *path);
-/* A deep copy, or JSON null for NULL (never NULL but out of memory). */
+/* A new reference to v (findings share the statement's values: nothing modifies either),
+ * or JSON null for NULL. */
 json_t *bxp_copy(const json_t *v);
 /* "a, b, c" (strings, or numbers for unknown capability bits) into out; "none" when empty. */
 const char *bxp_join(const json_t *arr, char *out, size_t n);
 /* Append to a bounded message buffer ("..." when it is full). */
 void bxp_append(char *buf, size_t n, const char *fmt, ...) BX_FMT(3, 4);
-/* What a list rule reports as observed: bad (stolen) when it holds entries, else a copy
- * of all. */
+/* What a list rule reports as observed: bad (stolen) when it holds entries, else all
+ * (a new reference). */
 json_t *bxp_observed_list(json_t *bad, const json_t *all);
 /* A published port as "hostIp:hostPort->containerPort/proto" into out. */
 const char *bxp_port_text(const json_t *p, char *out, size_t n);

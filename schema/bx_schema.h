@@ -26,6 +26,28 @@ int bx_jcs_sha256_hex(const json_t *v, char out[65], bx_error *err) BX_WUR;
 
 /* ---- strict JSON ----------------------------------------------------------- */
 
+/* Length of the well-formed UTF-8 sequence at s (n bytes left), or 0. (A lead byte
+ * alone, an overlong form, a surrogate or a code point above U+10FFFF is not one.) */
+static inline size_t bx_utf8_seq(const unsigned char *s, size_t n)
+{
+    unsigned char c = s[0];
+    if (c < 0x80)
+        return 1;
+    if (c >= 0xc2 && c <= 0xdf)
+        return n >= 2 && (s[1] & 0xc0) == 0x80 ? 2 : 0;
+    if (c >= 0xe0 && c <= 0xef) {
+        unsigned char lo = c == 0xe0 ? 0xa0 : 0x80, hi = c == 0xed ? 0x9f : 0xbf;
+        return n >= 3 && s[1] >= lo && s[1] <= hi && (s[2] & 0xc0) == 0x80 ? 3 : 0;
+    }
+    if (c >= 0xf0 && c <= 0xf4) {
+        unsigned char lo = c == 0xf0 ? 0x90 : 0x80, hi = c == 0xf4 ? 0x8f : 0xbf;
+        return n >= 4 && s[1] >= lo && s[1] <= hi && (s[2] & 0xc0) == 0x80 && (s[3] & 0xc0) == 0x80
+                   ? 4
+                   : 0;
+    }
+    return 0;
+}
+
 /* 1 if n is an integer this project accepts in JSON: |n| <= 2^53. */
 static inline int bx_json_int_ok(json_int_t n)
 {

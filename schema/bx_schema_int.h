@@ -32,28 +32,6 @@ typedef struct {
 int bxs_json_parse_jcs(const char *buf, size_t len, bxs_capture *cap, json_t **out,
                        bx_error *err) BX_WUR;
 
-/* Length of the well-formed UTF-8 sequence at s (n bytes left), or 0. jcs.c and the
- * strict parser share it. */
-static inline size_t bxs_utf8_seq(const unsigned char *s, size_t n)
-{
-    unsigned char c = s[0];
-    if (c < 0x80)
-        return 1;
-    if (c >= 0xc2 && c <= 0xdf)
-        return n >= 2 && (s[1] & 0xc0) == 0x80 ? 2 : 0;
-    if (c >= 0xe0 && c <= 0xef) {
-        unsigned char lo = c == 0xe0 ? 0xa0 : 0x80, hi = c == 0xed ? 0x9f : 0xbf;
-        return n >= 3 && s[1] >= lo && s[1] <= hi && (s[2] & 0xc0) == 0x80 ? 3 : 0;
-    }
-    if (c >= 0xf0 && c <= 0xf4) {
-        unsigned char lo = c == 0xf0 ? 0x90 : 0x80, hi = c == 0xf4 ? 0x8f : 0xbf;
-        return n >= 4 && s[1] >= lo && s[1] <= hi && (s[2] & 0xc0) == 0x80 && (s[3] & 0xc0) == 0x80
-                   ? 4
-                   : 0;
-    }
-    return 0;
-}
-
 /* Sort class of the code point starting with lead byte c, in UTF-16 code unit order:
  * U+0000..U+D7FF, then the astral planes (surrogates D800..DFFF), then U+E000..U+FFFF. */
 static inline int bxs_utf16_class(unsigned char c)

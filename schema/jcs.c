@@ -67,7 +67,7 @@ static int utf8_valid(const char *s, size_t n)
             i++;
             continue;
         }
-        size_t k = bxs_utf8_seq(p + i, n - i);
+        size_t k = bx_utf8_seq(p + i, n - i);
         if (!k)
             return 0;
         i += k;

@@ -1,5 +1,6 @@
 #include "bx_schema_int.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -236,6 +237,28 @@ static int hexval(char h)
     return h >= '0' && h <= '9' ? h - '0' : h >= 'a' && h <= 'f' ? h - 'a' + 10 : -1;
 }
 
+/* Index (0-7) of the first byte of the 8 at p that a string cannot hold as it is -- a
+ * control character, the quote, the backslash or a non-ASCII byte -- or 8 when all are
+ * plain. Word at a time: x - 0x20 per byte borrows (sets bit 7 of a byte whose bit 7 was
+ * clear) only in a byte below 0x20, x ^ '"' - 1 only in a quote, and a borrow can only
+ * mark bytes after the first one that caused it, so the lowest mark is exact. */
+static unsigned plain_run(const unsigned char *p)
+{
+    const uint64_t ones = 0x0101010101010101u, high = 0x8080808080808080u;
+    uint64_t w, q, b, m;
+    memcpy(&w, p, 8);
+    q = w ^ (ones * '"');
+    b = w ^ (ones * '\\');
+    m = (((w - ones * 0x20) & ~w) | ((q - ones) & ~q) | ((b - ones) & ~b) | w) & high;
+    if (!m)
+        return 8;
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    return (unsigned)__builtin_ctzll(m) / 8;
+#else
+    return (unsigned)__builtin_clzll(m) / 8;
+#endif
+}
+
 /* After the opening quote: *s, *n the string's bytes (into the input, or c->tmp when it
  * held escapes); 0 when not canonical. */
 static int fast_string(fast *c, const char **s, size_t *n, int escapes_ok)
@@ -246,6 +269,15 @@ static int fast_string(fast *c, const char **s, size_t *n, int escapes_ok)
     int esc = 0;
 
     for (;;) {
+        while (end - p >= 8) { /* the plain bytes, eight at a time */
+            unsigned k = plain_run(p);
+            if (esc)
+                memcpy(c->tmp + o, p, k);
+            o += esc ? k : 0;
+            p += k;
+            if (k < 8)
+                break;
+        }
         if (p == end)
             return 0;
         unsigned char ch = *p;
@@ -290,7 +322,7 @@ static int fast_string(fast *c, const char **s, size_t *n, int escapes_ok)
         }
         if (ch < 0x20)
             return 0;
-        size_t k = ch < 0x80 ? 1 : bxs_utf8_seq(p, (size_t)(end - p));
+        size_t k = ch < 0x80 ? 1 : bx_utf8_seq(p, (size_t)(end - p));
         if (!k)
             return 0;
         if (esc) {
@@ -348,9 +380,25 @@ static int fast_literal(fast *c, const char *word, size_t n)
     return 1;
 }
 
-static int ascii_upper_in(const char *s, size_t n)
+/* 1 when one of the n bytes at s is an ASCII capital. end bounds the readable input: a
+ * word may be read past s + n (the key's closing quote and what follows), not past end. */
+static int ascii_upper_in(const char *s, size_t n, const char *end)
 {
-    for (size_t i = 0; i < n; i++)
+    const uint64_t ones = 0x0101010101010101u, high = 0x8080808080808080u;
+    size_t i = 0;
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    for (; i < n && end - (s + i) >= 8; i += 8) {
+        /* per byte, without carries: 'A' <= b <= 'Z' and b < 0x80; bytes from n on masked */
+        uint64_t w, t, keep = n - i >= 8 ? ~(uint64_t)0 : ((uint64_t)1 << (8 * (n - i))) - 1;
+        memcpy(&w, s + i, 8);
+        t = w & ones * 0x7f;
+        if ((ones * (127 + 'Z' + 1) - t) & ~w & (t + ones * (127 - ('A' - 1))) & high & keep)
+            return 1;
+    }
+#else
+    (void)end;
+#endif
+    for (; i < n; i++)
         if (s[i] >= 'A' && s[i] <= 'Z')
             return 1;
     return 0;
@@ -396,7 +444,7 @@ static json_t *fast_object(fast *c, int depth, int capture)
         keys[n].key = k;
         keys[n].len = klen;
         n++;
-        upper |= ascii_upper_in(k, klen);
+        upper = upper || ascii_upper_in(k, klen, c->end);
 
         int sub = depth == 0 && c->cap && c->cap->parent && strlen(c->cap->parent) == klen &&
                   memcmp(c->cap->parent, k, klen) == 0;
@@ -421,8 +469,11 @@ static json_t *fast_object(fast *c, int depth, int capture)
         }
         goto fail;
     }
-    /* keys equal but for ASCII case: one of the two holds an upper-case letter */
-    for (size_t i = 0; upper && i < n; i++)
+    /* keys equal but for ASCII case: one of the two holds an upper-case letter. Pairwise
+     * for a few keys; sorted case-folded for more (a map of labels can hold thousands). */
+    if (upper && n > STRICT_STACK_KEYS && check_case_collisions(obj, NULL) != 0)
+        goto fail;
+    for (size_t i = 0; upper && n <= STRICT_STACK_KEYS && i < n; i++)
         for (size_t j = i + 1; j < n; j++)
             if (keys[i].len == keys[j].len &&
                 casecmp_n(keys[i].key, keys[i].len, keys[j].key, keys[j].len) == 0)

@@ -522,7 +522,7 @@ static int is_uuid(const char *s, size_t n)
 static int is_choice(const char *const *choices, const char *s, size_t n)
 {
     for (const char *const *c = choices; *c; c++)
-        if (strlen(*c) == n && memcmp(*c, s, n) == 0)
+        if ((*c)[0] == (n ? s[0] : '\0') && strlen(*c) == n && memcmp(*c, s, n) == 0)
             return 1;
     return 0;
 }
@@ -689,15 +689,16 @@ found:
 
 static int check_object(const node *n, const json_t *v, bx_error *err)
 {
-    const char *key;
-    size_t klen, required = 0, seen = 0, from = 0;
-    json_t *val;
+    size_t required = 0, seen = 0, from = 0;
     int rc;
 
     for (const member *m = n->members; m->name; m++)
         required += !m->optional;
-    json_object_keylen_foreach((json_t *)v, key, klen, val)
-    {
+    for (void *it = json_object_iter((json_t *)v); it;
+         it = json_object_iter_next((json_t *)v, it)) {
+        const char *key = json_object_iter_key(it);
+        size_t klen = json_object_iter_key_len(it);
+        const json_t *val = json_object_iter_value(it);
         const member *m =
             memchr(key, '\0', klen) ? NULL : find_member(n->members, key, klen, &from);
         if (!m)
@@ -750,15 +751,12 @@ static int check_array(const node *n, const json_t *v, bx_error *err)
 
 static int check_map(const node *n, const json_t *v, bx_error *err)
 {
-    const char *key;
-    size_t klen;
-    json_t *val;
     int rc;
 
-    json_object_keylen_foreach((json_t *)v, key, klen, val)
-    {
-        if ((rc = check(n->item, val, err)) != 0) {
-            bx_json_where_push(err, key, klen);
+    for (void *it = json_object_iter((json_t *)v); it;
+         it = json_object_iter_next((json_t *)v, it)) {
+        if ((rc = check(n->item, json_object_iter_value(it), err)) != 0) {
+            bx_json_where_push(err, json_object_iter_key(it), json_object_iter_key_len(it));
             return rc;
         }
     }

@@ -59,32 +59,54 @@ static int key_valid_at(const bx_trust_key *k, int64_t t)
     return 1;
 }
 
+/* A new reference to v (a value of the verified statement: nothing modifies it). */
+static json_t *share(json_t *v)
+{
+    return v ? json_incref(v) : json_null();
+}
+
+/* t as RFC 3339 into out[21]; the last one formatted is kept: a run judges every
+ * certificate at the same time. Returns its length. */
+static size_t time_text(int64_t t, char out[21])
+{
+    static __thread int64_t last_t;
+    static __thread char last[21];
+    if (!last[0] || last_t != t) {
+        bx_time_format(t, last);
+        last_t = t;
+    }
+    memcpy(out, last, sizeof last);
+    return strlen(out);
+}
+
+/* Step 9, with issuedAt (issued) already read. */
 static int check_times(const bx_policy *p, const bx_verify_opts *o, const json_t *pred,
-                       json_t *findings, int64_t *issued)
+                       json_t *findings, int64_t issued)
 {
     bx_error e;
     int64_t exp = 0;
-    const char *is = json_string_value(json_object_get(pred, "issuedAt"));
-    const char *es = json_string_value(json_object_get(pred, "expiresAt"));
-    if (!is || bx_time_parse(is, 0, issued, &e) != 0 || !es || bx_time_parse(es, 0, &exp, &e) != 0) {
-        bx_error_set(&e, BX_EINVAL, "/predicate/issuedAt", "issuedAt/expiresAt missing or not RFC 3339");
+    json_t *isv = json_object_get(pred, "issuedAt"), *esv = json_object_get(pred, "expiresAt");
+    const char *is = json_string_value(isv), *es = json_string_value(esv);
+    if (!es || bx_time_parse(es, 0, &exp, &e) != 0) {
+        bx_error_set(&e, BX_EINVAL, "/predicate/issuedAt",
+                     "issuedAt/expiresAt missing or not RFC 3339");
         fail(findings, "certificate.format", NULL, NULL, &e);
         return 0;
     }
     char at[21];
-    bx_time_format(o->at, at);
+    size_t atn = time_text(o->at, at);
     if (o->at > exp + p->clock_skew)
-        bx_finding_add(findings, "certificate.expired", "fail", json_string(at), json_string(es),
-                       "certificate expired at %s (checked at %s)", es, at);
+        bx_finding_add(findings, "certificate.expired", "fail", json_stringn_nocheck(at, atn),
+                       share(esv), "certificate expired at %s (checked at %s)", es, at);
     else
-        bx_finding_add(findings, "certificate.expired", "pass", json_string(at), json_string(es),
-                       "expires at %s", es);
-    if (*issued > o->at + p->clock_skew)
-        bx_finding_add(findings, "certificate.not_yet_valid", "fail", json_string(at),
-                       json_string(is), "issued at %s, after %s beyond the clock skew", is, at);
+        bx_finding_add(findings, "certificate.expired", "pass", json_stringn_nocheck(at, atn),
+                       share(esv), "expires at %s", es);
+    if (issued > o->at + p->clock_skew)
+        bx_finding_add(findings, "certificate.not_yet_valid", "fail", json_stringn_nocheck(at, atn),
+                       share(isv), "issued at %s, after %s beyond the clock skew", is, at);
     else
-        bx_finding_add(findings, "certificate.not_yet_valid", "pass", json_string(at),
-                       json_string(is), "issued at %s", is);
+        bx_finding_add(findings, "certificate.not_yet_valid", "pass", json_stringn_nocheck(at, atn),
+                       share(isv), "issued at %s", is);
     return 1;
 }
 
@@ -305,7 +327,7 @@ int bx_verify_envelope(const bx_policy *p, const bx_verify_opts *o, const char *
                        "%zu signing key(s) valid at issuedAt; the threshold is %d", valid, threshold);
         goto done;
     }
-    if (!check_times(p, o, pred, res->findings, &issued))
+    if (!check_times(p, o, pred, res->findings, issued))
         goto done;
     check_bindings(&o->expect, st, res->findings);
     bx_eval_ctx ctx = {.now = o->at};
