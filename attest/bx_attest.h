@@ -41,6 +41,15 @@ const char *bx_engine_socket(const bx_engine *eng);
  * meet the same certificate (else BX_EENV). */
 const char *bx_engine_tls_peer_sha256(const bx_engine *eng, char out[65]);
 
+/* Negotiate the API version with GET /_ping (its Api-Version header: the engine does no
+ * work for it), not with /version, which a first request otherwise asks (and which Docker
+ * answers slowly: it asks its runtimes for their versions). /version is then asked when
+ * first wanted. No-op once negotiated. */
+int bx_engine_ping(bx_engine *eng, bx_error *err) BX_WUR;
+/* Give dst what src learnt and dst has not: /version, /info, the API version (for a
+ * handle made with bx_engine_open_like before src asked them). */
+void bx_engine_adopt(bx_engine *dst, const bx_engine *src);
+
 /* The API version negotiated with the engine on the first request (min of the engine's
  * ApiVersion and BX_ENGINE_API_MAX), or "" before any request. Borrowed. */
 const char *bx_engine_api_version(const bx_engine *eng);

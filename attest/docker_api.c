@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <sys/un.h>
 #include <unistd.h>
@@ -40,7 +41,24 @@ typedef struct {
     char *buf;
     size_t len, cap;
     int too_large;
+    char api[16]; /* the reply's Api-Version header, "" when none */
 } reply;
+
+static size_t on_header(char *p, size_t size, size_t n, void *ud)
+{
+    static const char name[] = "api-version:";
+    reply *r = ud;
+    size_t len = size * n, i = sizeof name - 1, o = 0;
+
+    if (len > i && strncasecmp(p, name, i) == 0) {
+        while (i < len && (p[i] == ' ' || p[i] == '\t'))
+            i++;
+        while (i < len && o + 1 < sizeof r->api && ((p[i] >= '0' && p[i] <= '9') || p[i] == '.'))
+            r->api[o++] = p[i++];
+        r->api[o] = '\0';
+    }
+    return len;
+}
 
 static size_t on_write(char *p, size_t size, size_t n, void *ud)
 {
@@ -441,7 +459,9 @@ static int perform(bx_engine *eng, const char *url, const char *path, reply *r, 
             CURLE_OK ||
         curl_easy_setopt(c, CURLOPT_ERRORBUFFER, eng->errbuf) != CURLE_OK ||
         curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, on_write) != CURLE_OK ||
-        curl_easy_setopt(c, CURLOPT_WRITEDATA, r) != CURLE_OK)
+        curl_easy_setopt(c, CURLOPT_WRITEDATA, r) != CURLE_OK ||
+        curl_easy_setopt(c, CURLOPT_HEADERFUNCTION, on_header) != CURLE_OK ||
+        curl_easy_setopt(c, CURLOPT_HEADERDATA, r) != CURLE_OK)
         return bx_error_set(err, BX_EENV, path, "cannot configure libcurl");
     cc = curl_easy_perform(c);
     if (cc != CURLE_OK)
@@ -527,6 +547,48 @@ out:
     return rc;
 }
 
+int bx_engine_ping(bx_engine *eng, bx_error *err)
+{
+    reply r = {0};
+    char api[16], url[320];
+    long status = 0;
+    int rc;
+
+    if (eng->api[0])
+        return 0;
+    snprintf(url, sizeof url, "%s/_ping", eng->base);
+    if ((rc = perform(eng, url, "/_ping", &r, &status, err)) == 0 && status == 200 && r.api[0] &&
+        bx_engine_api_negotiate(r.api, api, err) == 0)
+        memcpy(eng->api, api, sizeof api);
+    free(r.buf);
+    if (rc != 0)
+        return rc;
+    /* no version in the answer: ask /version, as every other first request does */
+    return eng->api[0] ? 0 : negotiate(eng, err);
+}
+
+void bx_engine_adopt(bx_engine *dst, const bx_engine *src)
+{
+    if (!dst->version && src->version) {
+        char *raw = dup_bytes(src->version_raw, src->version_len);
+        if (raw) {
+            dst->version = json_incref(src->version);
+            dst->version_raw = raw;
+            dst->version_len = src->version_len;
+        }
+    }
+    if (!dst->info && src->info) {
+        char *raw = dup_bytes(src->info_raw, src->info_len);
+        if (raw) {
+            dst->info = json_incref(src->info);
+            dst->info_raw = raw;
+            dst->info_len = src->info_len;
+        }
+    }
+    if (!dst->api[0])
+        memcpy(dst->api, src->api, sizeof dst->api);
+}
+
 /* An API path: printable ASCII, no fragment. */
 static int api_path(const char *p)
 {
@@ -575,6 +637,9 @@ static int get(bx_engine *eng, const char *path, int parse, json_t **json, char 
     if (!eng->api[0] && (rc = negotiate(eng, err)) != 0)
         goto out;
     if (strcmp(path, "/version") == 0) {
+        /* negotiated by bx_engine_ping: /version is asked now */
+        if (!eng->version && (rc = negotiate(eng, err)) != 0)
+            goto out;
         rc = give(eng->version, eng->version_raw, eng->version_len, json, raw, rawlen, err);
         goto out;
     }

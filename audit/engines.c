@@ -136,100 +136,143 @@ static int add_session(bx_audit *a, size_t engine, const json_t *c, int selected
 }
 
 /* /info, then the listings. Failures mark the engine; only out of memory is returned. */
-/* The two listings of an engine, asked on their own connection while /info is asked. */
+/* An engine's /version and /info, each asked on a connection of its own while the audit
+ * goes on: Docker answers both slowly (it asks its runtimes for their versions). */
 typedef struct {
-    bx_engine *eng;
-    const char *labelled_path; /* NULL without --label */
-    json_t *all, *labelled;
-    int rc;
+    bx_engine *eng; /* owned: made from the engine's handle */
+    const char *path;
+    json_t *reply;
+    int rc, threaded;
     bx_error err;
-} listings;
+    pthread_t th;
+} meta;
 
-static void *list_both(void *arg)
+static void *ask(void *arg)
 {
-    listings *l = arg;
-
-    l->rc = bx_engine_get(l->eng, "/containers/json?all=1", &l->all, NULL, NULL, &l->err);
-    if (l->rc == 0 && (l->rc = check_listing(l->all, "/containers/json", &l->err)) == 0 &&
-        l->labelled_path &&
-        (l->rc = bx_engine_get(l->eng, l->labelled_path, &l->labelled, NULL, NULL, &l->err)) == 0)
-        l->rc = check_listing(l->labelled, "/containers/json", &l->err);
+    meta *m = arg;
+    m->rc = bx_engine_get(m->eng, m->path, &m->reply, NULL, NULL, &m->err);
     return NULL;
 }
 
-static int list_engine(bx_audit *a, size_t i, bx_error *err)
+static void meta_start(bx_audit *a, bxa_engine *e, meta *m, const char *path)
+{
+    memset(m, 0, sizeof *m);
+    m->path = path;
+    if (bx_engine_open_like(e->eng, e->flags, &m->eng, &m->err) != 0) {
+        m->rc = m->err.code ? m->err.code : BX_EIO;
+        return;
+    }
+    m->threaded = a->jobs > 1 && pthread_create(&m->th, NULL, ask, m) == 0;
+    if (!m->threaded)
+        ask(m);
+}
+
+static void meta_join(meta *m)
+{
+    if (m->threaded)
+        pthread_join(m->th, NULL);
+    m->threaded = 0;
+}
+
+static void meta_free(meta *m)
+{
+    meta_join(m);
+    bx_engine_close(m->eng);
+    json_decref(m->reply);
+    memset(m, 0, sizeof *m);
+}
+
+/* The engine's answers to /version and /info: its ID, Podman or Docker; what they say is
+ * given to every handle on it. Returns 0, or -1 when the engine is lost. */
+static int meta_finish(bx_audit *a, size_t i, meta *v, meta *in)
 {
     bxa_engine *e = &a->engines[i];
-    json_t *info = NULL, *version = NULL;
-    listings l = {0};
-    pthread_t th;
-    int rc = 0, threaded = 0;
     size_t k;
     json_t *comp;
 
-    /* /version first: the API version every other request is asked in */
-    if (bx_engine_get(e->eng, "/version", &version, NULL, NULL, &l.err) != 0) {
-        bxa_engine_lost(a, i, &l.err);
-        goto out;
-    }
-    if (a->o.nlabels && (rc = labelled_path(a, (char **)&l.labelled_path, err)) != 0)
-        goto out;
-    /* the listings on a second connection while /info (the slowest request) is answered */
-    l.eng = e->eng;
-    if (a->jobs > 1 && bxa_engine_more(a, i, 2) == 0) {
-        l.eng = bxa_engine_for(a, i, 1);
-        threaded = pthread_create(&th, NULL, list_both, &l) == 0;
-    }
-    if (bx_engine_get(e->eng, "/info", &info, NULL, NULL, &l.err) != 0) {
-        if (threaded) {
-            pthread_join(th, NULL);
-            bx_engine_close(e->more[0]);
-            e->more[0] = NULL;
-        }
-        bxa_engine_lost(a, i, &l.err);
-        goto out;
-    }
-    if (threaded) {
-        pthread_join(th, NULL);
-        /* made before /info was known: made again, knowing it, when workers need it */
-        bx_engine_close(e->more[0]);
-        e->more[0] = NULL;
+    meta_join(v);
+    meta_join(in);
+    if (v->rc != 0 || in->rc != 0) {
+        bxa_engine_lost(a, i, v->rc != 0 ? &v->err : &in->err);
+        return -1;
     }
     e->reachable = 1;
-    if (json_is_string(json_object_get(info, "ID")))
-        snprintf(e->id, sizeof e->id, "%s", json_string_value(json_object_get(info, "ID")));
-    json_array_foreach(json_object_get(version, "Components"), k, comp)
+    if (json_is_string(json_object_get(in->reply, "ID")))
+        snprintf(e->id, sizeof e->id, "%s", json_string_value(json_object_get(in->reply, "ID")));
+    json_array_foreach(json_object_get(v->reply, "Components"), k, comp)
     {
         const char *n = json_string_value(json_object_get(comp, "Name"));
         if (n && strncmp(n, "Podman", 6) == 0)
             e->docker = 0;
     }
-    for (size_t j = 0; e->id[0] && j < i; j++) {
-        if (a->engines[j].reachable && strcmp(a->engines[j].id, e->id) == 0) {
-            e->alias_of = (long)(a->engines[j].alias_of >= 0 ? a->engines[j].alias_of : (long)j);
-            goto out;
-        }
-    }
-    if (!threaded)
-        list_both(&l);
-    if (l.rc != 0) {
-        bxa_engine_lost(a, i, &l.err);
+    bx_engine_adopt(e->eng, v->eng);
+    bx_engine_adopt(e->eng, in->eng);
+    for (size_t w = 0; w < e->nmore; w++)
+        if (e->more[w])
+            bx_engine_adopt(e->more[w], e->eng);
+    return 0;
+}
+
+static int list_one(bxa_engine *e, const char *path, json_t **out, bx_error *err)
+{
+    int rc = bx_engine_get(e->eng, path, out, NULL, NULL, err);
+    return rc != 0 ? rc : check_listing(*out, "/containers/json", err);
+}
+
+/* /_ping, /version and /info beside the listings; the sessions labelled. pending: when
+ * not NULL, /version and /info may still be answered on return (the caller finishes them,
+ * meta_finish); with several engines they are waited for here (an engine reached through
+ * two endpoints is one engine: its ID decides before its sessions are listed). */
+static int list_engine(bx_audit *a, size_t i, meta pending[2], bx_error *err)
+{
+    bxa_engine *e = &a->engines[i];
+    meta local[2] = {0}, *m = pending ? pending : local; /* the threads write into m */
+    char *path = NULL;
+    bx_error ee;
+    int rc = 0;
+    size_t k;
+    json_t *comp;
+
+    if (bx_engine_ping(e->eng, &ee) != 0) {
+        bxa_engine_lost(a, i, &ee);
         goto out;
     }
-    e->all = l.all;
-    e->labelled = l.labelled;
-    l.all = l.labelled = NULL;
-    json_array_foreach(e->labelled, k, comp)
-    {
-        if ((rc = add_session(a, i, comp, 1, 0, err)) != 0)
+    meta_start(a, e, &m[0], "/version");
+    meta_start(a, e, &m[1], "/info");
+    if (!pending) {
+        if (meta_finish(a, i, &m[0], &m[1]) != 0)
             goto out;
+        for (size_t j = 0; e->id[0] && j < i; j++) {
+            if (a->engines[j].reachable && strcmp(a->engines[j].id, e->id) == 0) {
+                e->alias_of =
+                    (long)(a->engines[j].alias_of >= 0 ? a->engines[j].alias_of : (long)j);
+                goto out;
+            }
+        }
+    } else {
+        e->reachable = 1; /* it answered /_ping; lost if /version or /info fails */
+    }
+    if (list_one(e, "/containers/json?all=1", &e->all, &ee) != 0) {
+        bxa_engine_lost(a, i, &ee);
+        goto out;
+    }
+    if (a->o.nlabels) {
+        if ((rc = labelled_path(a, &path, err)) != 0)
+            goto out;
+        if (list_one(e, path, &e->labelled, &ee) != 0) {
+            bxa_engine_lost(a, i, &ee);
+            goto out;
+        }
+        json_array_foreach(e->labelled, k, comp)
+        {
+            if ((rc = add_session(a, i, comp, 1, 0, err)) != 0)
+                goto out;
+        }
     }
 out:
-    free((char *)l.labelled_path);
-    json_decref(l.all);
-    json_decref(l.labelled);
-    json_decref(info);
-    json_decref(version);
+    free(path);
+    meta_free(&local[0]);
+    meta_free(&local[1]);
     return rc;
 }
 
@@ -383,16 +426,23 @@ static void inspect_all(bx_audit *a)
 
 int bxa_scan(bx_audit *a, bx_error *err)
 {
-    int rc;
+    meta pending[2] = {0};
+    int rc, one = a->nengines == 1;
 
     for (size_t i = 0; i < a->nengines; i++) {
         if (a->o.progress)
             a->o.progress(a->o.progress_ud, "engines", i, a->nengines);
-        if ((rc = list_engine(a, i, err)) != 0)
-            return rc;
+        if ((rc = list_engine(a, i, one ? pending : NULL, err)) != 0)
+            goto out;
     }
     if ((rc = find_expected(a, err)) != 0)
-        return rc;
+        goto out;
     inspect_all(a);
-    return 0;
+    /* one engine: its /version and /info were asked while it was listed and inspected */
+    if (one && pending[0].path && !bxa_engine_is_lost(a, 0))
+        meta_finish(a, 0, &pending[0], &pending[1]);
+out:
+    meta_free(&pending[0]);
+    meta_free(&pending[1]);
+    return rc;
 }

@@ -115,7 +115,8 @@ rows() { $PY -c 'import json,sys; r=json.load(open(sys.argv[1])); print(" ".join
 # An engine lost mid-audit.
 fake die die
 printf '{"version":1,"sessions":[{"id":"%s"},{"name":"fe"}]}\n' "$A" >"$T/expect.json"
-expect_rc 3 "an engine lost in the middle of an inspect: exit 3" audit --engine "unix://$T/die.sock" \
+# --jobs 1: the inspects in listing order, so which session was answered is known
+expect_rc 3 "an engine lost in the middle of an inspect: exit 3" audit --jobs 1 --engine "unix://$T/die.sock" \
   --label run=fake --expect "$T/expect.json" --tasks none --format json --output "$T/rep/lost.json"
 like "$ERR" "^boxcert: unix://$T/die.sock: .*engine lost" "stderr names the lost engine"
 ok "the report is written whole" $PY -c 'import json,sys; json.load(open(sys.argv[1]))' "$T/rep/lost.json"
@@ -124,6 +125,18 @@ is "$(rows "$T/rep/lost.json")" \
   "fa:unattested:leftover fb:unreachable:leftover fc:unreachable:leftover fe:unreachable:- complete=False die.sock:True:True" \
   "the rows it got: the session inspected before the loss, the others unreachable"
 ok "no partial or temporary file beside the output" bash -c "[ \"\$(ls -A '$T/rep')\" = lost.json ]"
+# Four at a time: which inspect is the fatal one depends on timing; the audit still ends
+# with exit 3, a whole report, and every row unattested (answered before the engine died)
+# or unreachable: the one whose inspect killed it and fe, which it never had, at least.
+fake die4 die
+expect_rc 3 "lost with four inspects at once: exit 3" audit --jobs 4 --engine "unix://$T/die4.sock" \
+  --label run=fake --expect "$T/expect.json" --tasks none --format json --output "$T/rep4.json"
+check_schema report "$T/rep4.json"
+is "$($PY -c 'import json,sys
+r = json.load(open(sys.argv[1]))
+v = sorted(x["verdict"] for x in r["sessions"])
+print(len(v), v.count("unreachable") >= 2, set(v) <= {"unreachable", "unattested"}, r["complete"])' "$T/rep4.json")" \
+  "4 True True False" "... four rows, at least two unreachable, none other than unreachable or unattested"
 expect_rc 3 "text on stdout: exit 3 too" audit --engine "unix://$T/die.sock" --label run=fake --tasks none
 like "$OUT" "^UNREACHABLE +unix://$T/die.sock: " "... the engine, now gone, is unreachable from the start"
 like "$OUT" '^audit incomplete' "... and the text says the audit is incomplete"
