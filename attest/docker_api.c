@@ -287,18 +287,9 @@ int bx_engine_open_like(const bx_engine *src, int flags, bx_engine **out, bx_err
     *out = NULL;
     if (rc != 0)
         return rc;
-    memcpy(eng->api, src->api, sizeof eng->api);
     memcpy(eng->peer, src->peer, sizeof eng->peer);
     eng->have_peer = src->have_peer;
-    if ((src->version && !(eng->version_raw = dup_bytes(src->version_raw, src->version_len))) ||
-        (src->info && !(eng->info_raw = dup_bytes(src->info_raw, src->info_len)))) {
-        bx_engine_close(eng);
-        return bx_error_set(err, BX_EIO, NULL, "out of memory");
-    }
-    eng->version = src->version ? json_incref(src->version) : NULL;
-    eng->version_len = src->version_len;
-    eng->info = src->info ? json_incref(src->info) : NULL;
-    eng->info_len = src->info_len;
+    bx_engine_adopt(eng, src); /* out of memory: the new handle asks again itself */
     *out = eng;
     return 0;
 }
@@ -567,24 +558,25 @@ int bx_engine_ping(bx_engine *eng, bx_error *err)
     return eng->api[0] ? 0 : negotiate(eng, err);
 }
 
+/* dst's cached reply (json, raw, len) from src's when dst has none. */
+static void adopt_reply(json_t **dj, char **draw, size_t *dlen, json_t *sj, const char *sraw,
+                        size_t slen)
+{
+    char *raw;
+
+    if (*dj || !sj || !(raw = dup_bytes(sraw, slen)))
+        return;
+    *dj = json_incref(sj);
+    *draw = raw;
+    *dlen = slen;
+}
+
 void bx_engine_adopt(bx_engine *dst, const bx_engine *src)
 {
-    if (!dst->version && src->version) {
-        char *raw = dup_bytes(src->version_raw, src->version_len);
-        if (raw) {
-            dst->version = json_incref(src->version);
-            dst->version_raw = raw;
-            dst->version_len = src->version_len;
-        }
-    }
-    if (!dst->info && src->info) {
-        char *raw = dup_bytes(src->info_raw, src->info_len);
-        if (raw) {
-            dst->info = json_incref(src->info);
-            dst->info_raw = raw;
-            dst->info_len = src->info_len;
-        }
-    }
+    adopt_reply(&dst->version, &dst->version_raw, &dst->version_len, src->version,
+                src->version_raw, src->version_len);
+    adopt_reply(&dst->info, &dst->info_raw, &dst->info_len, src->info, src->info_raw,
+                src->info_len);
     if (!dst->api[0])
         memcpy(dst->api, src->api, sizeof dst->api);
 }

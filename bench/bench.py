@@ -142,7 +142,7 @@ class Bench:
         self.run_id = os.environ.get("BOXCERT_BENCH_RUN") or f"bench-{os.getpid()}-{int(time.time())}"
         self.label = f"boxcert.test={self.run_id}"
         self.sock = "/var/run/docker.sock"
-        self.R = {"thr": a.rounds, "mem": 3, "peer": a.rounds, "col": 9, "aud": 5, "start": 5}
+        self.R = {"thr": a.rounds, "mem": 3, "peer": 9, "col": 9, "aud": 5, "start": 5}
         self.n_certs, self.n_stream, self.n_peer, self.n_audit = 10000, 100000, 1000, 50
         if a.quick:
             self.R = {k: 3 for k in self.R}
@@ -279,6 +279,7 @@ class Bench:
                     for jobs in (1, 2):
                         r = self.run_verify(inp, key, jobs, n, self.p("verify-out.txt"))
                         rec[f"{form}-j{jobs}"] = n / r["wall"]
+                        rec[f"{form}-j{jobs}-cpu"] = r["user"] + r["sys"]
                 rec["openssl-multi2"] = openssl_speed(salg, S, multi=2)
                 rows.setdefault(alg, []).append(rec)
             log(f"throughput round {rnd + 1}/{self.R['thr']}: "
@@ -742,6 +743,19 @@ def render(b):
       f"{best[0][0]:.2f}x; {best[1][1]:.2f}x and {best[1][2]:.2f}x for P-256, with OpenSSL at "
       f"{best[1][0]:.2f}x.")
     w("")
+    if all("jsonl-j1-cpu" in x for a in ("ed", "p256") for x in thr[a]):
+        def cpu_more(alg, form):
+            return med([x[f"{form}-j2-cpu"] / x[f"{form}-j1-cpu"] for x in thr[alg]])
+        w("What two threads cost: CPU time (user + system) of `--jobs 2` over `--jobs 1` for the "
+          "same certificates, medians: "
+          f"Ed25519 {cpu_more('ed', 'jsonl'):.2f} (bundle), {cpu_more('ed', 'files'):.2f} (files); "
+          f"P-256 {cpu_more('p256', 'jsonl'):.2f}, {cpu_more('p256', 'files'):.2f}. The extra is "
+          "the hand-off of each certificate from the reading thread to a worker and of its "
+          "result back (a wake-up each way, the buffers crossing between cores) and the reading "
+          "and reporting thread's own work; two cores give at most 2 over that figure. OpenSSL's "
+          "`-multi 2` runs two processes that share nothing, and on a machine shared with other "
+          "jobs both figures move from round to round.")
+        w("")
     ed1 = min(ratio("ed", "jsonl-j1", "openssl"), ratio("ed", "files-j1", "openssl"))
     p1 = min(ratio("p256", "jsonl-j1", "openssl"), ratio("p256", "files-j1", "openssl"))
     ed2 = min(ratio("ed", "jsonl-j2", "jsonl-j1"), ratio("ed", "files-j2", "files-j1"))
@@ -856,7 +870,13 @@ def render(b):
                    for x in peer])
         r1w = med([(pn / x["ours-j1"]) / (pn / x["theirs-whole"]) for x in peer])
         r2w = med([(pn / x["ours-j2"]) / (pn / x["theirs-whole"]) for x in peer])
-        w("Ratios, ours over theirs (same round):")
+        rs2 = sorted(((pn - 1) / (x["ours-j2"] - x["ours-one-j2"])) / (pn / x["theirs-inside"])
+                     for x in peer)
+        w("Ratios, ours over theirs, each the median of the per-round ratios (each round runs "
+          "both sides one after the other; the medians of the rates above come from different "
+          f"rounds, so they need not divide to these). Over the {len(peer)} rounds the "
+          f"`--jobs 2` ratio ranged from {rs2[0]:.2f}x to {rs2[-1]:.2f}x: the second core is "
+          "shared with whatever else runs on this machine.")
         w("")
         w("| | `--jobs 1` | `--jobs 2` |")
         w("|---|---:|---:|")
@@ -1027,10 +1047,12 @@ def render(b):
         w(f"Ten times faster than {b.n_audit} `{aud['clients'][-1][0]} inspect` calls "
           f"({new_t:.3f} s) is {new_t * 100:.0f} ms; the work itself, ours and the engine's, "
           f"took {(cpu + med(ecpu)) * 1000:.0f} ms of CPU in the same rounds: at least "
-          f"{floor * 1000:.0f} ms on these {r['machine']['cores']} cores. "
-          + ("That bound is above the target: " if floor > new_t / 10 else "")
-          + f"it would take {100 * (1 - new_t / 10 / floor):.0f}% less CPU per session, not more "
-          "concurrency. The steps above are what a certificate is: every session's own "
+          f"{floor * 1000:.0f} ms on these {r['machine']['cores']} cores, were both cores "
+          f"kept busy all the time; the audit took {at * 1000:.0f} ms. "
+          + (f"So the target needs at least {100 * (1 - new_t / 10 / floor):.0f}% less CPU per "
+             "session (ours or the engine's) as well as both cores kept busy: the bound is the "
+             "work, not only how it is scheduled. " if floor > new_t / 10 else "")
+          + "The steps above are what a certificate is: every session's own "
           "engine inspect and re-inspect, its processes and cgroup read through procfs, its "
           "OCI spec parsed and hashed, a signature, an fsync'd file, and the verification of "
           "what was written. Against Debian's 20.10 client (the one that comes with this "

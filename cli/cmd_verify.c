@@ -497,17 +497,6 @@ static void input(run *r, const char *path)
         single(r, path);
 }
 
-static int parse_count(const char *opt, const char *s, long min, long max, long *out)
-{
-    char *end = NULL;
-    errno = 0;
-    long v = strtol(s, &end, 10);
-    if (errno || !*s || *end || v < min || v > max)
-        return cli_usage_error(opt, "'%s' is not a whole number from %ld to %ld", s, min, max);
-    *out = v;
-    return 0;
-}
-
 static int check_binding_args(const bx_binding *b)
 {
     if (b->image && (strncmp(b->image, "sha256:", 7) != 0 || !bx_is_lower_hex(b->image + 7, 64)))
@@ -579,12 +568,12 @@ int cmd_verify(int argc, char **argv)
         case 'S': r->vo.expect.source = optarg; break;
         case 's': seen_path = optarg; break;
         case 'j':
-            if ((rc = parse_count("--jobs", optarg, 1, 64, &v)) != 0)
+            if ((rc = cli_parse_count("--jobs", optarg, 1, 64, &v)) != 0)
                 goto out;
             r->jobs = (int)v;
             break;
         case 'm':
-            if ((rc = parse_count("--max-size", optarg, 1, 1L << 30, &v)) != 0)
+            if ((rc = cli_parse_count("--max-size", optarg, 1, 1L << 30, &v)) != 0)
                 goto out;
             r->vo.max_size = (size_t)v;
             break;
