@@ -2,6 +2,7 @@
 SHELL := /bin/bash
 BUILD ?= build
 ASAN_BUILD ?= build-asan
+TSAN_BUILD ?= build-tsan
 FUZZ_BUILD ?= build-fuzz
 JOBS ?= $(shell nproc)
 FUZZ_SECONDS ?= 60
@@ -11,7 +12,7 @@ ifeq ($(CI),true)
 CMAKE_FLAGS += -DBOXCERT_WERROR=ON
 endif
 
-.PHONY: all deps build engine test unit asan fuzz demo bench memcheck clean install
+.PHONY: all deps build engine test unit asan tsan fuzz demo bench memcheck clean install
 
 all: build
 
@@ -40,6 +41,14 @@ asan: deps engine
 	@cd $(ASAN_BUILD) && ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	  ctest -j $(JOBS) --output-on-failure --timeout 600 -L 'unit|fixture|cli|smoke'
 
+# ThreadSanitizer: the tests of what runs on several threads (audit --jobs, verify --jobs)
+# against the real engine; any report fails them (TSan's exit code 66).
+tsan: deps engine
+	@cmake -S . -B $(TSAN_BUILD) -DBOXCERT_TSAN=ON -DCMAKE_BUILD_TYPE=Debug $(CMAKE_FLAGS) >/dev/null
+	@cmake --build $(TSAN_BUILD) -j $(JOBS) -- -s --no-print-directory
+	@cd $(TSAN_BUILD) && TSAN_OPTIONS=halt_on_error=1:exitcode=66 \
+	  ctest -j $(JOBS) --output-on-failure --timeout 600 -L threads
+
 # libFuzzer targets (clang); FUZZ_SECONDS=N runs each for N seconds.
 fuzz: deps
 	@CC=clang cmake -S . -B $(FUZZ_BUILD) -DBOXCERT_FUZZ=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
@@ -61,4 +70,4 @@ install: build
 	@cmake --install $(BUILD)
 
 clean:
-	rm -rf $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD) .demo
+	rm -rf $(BUILD) $(ASAN_BUILD) $(TSAN_BUILD) $(FUZZ_BUILD) .demo

@@ -196,11 +196,11 @@ struct bx_collect_shared {
     int host_mounts_read; /* 1 once tried (host_mounts may stay NULL) */
 };
 
-/* The image inspect of id on endpoint, when an earlier collection asked for it: 1 and a
- * reference (*json) and a copy (*raw, *len; caller frees); 0 when not kept. */
+/* The image inspect of id on endpoint, when an earlier collection asked for it: 1 and
+ * copies of it (*json, *raw, *len; caller owns them); 0 when not kept. */
 int bxa_shared_image_get(bx_collect_shared *s, const char *endpoint, const char *id, json_t **json,
                          char **raw, size_t *len);
-/* Keep an image inspect for the next collections (copied; json referenced). */
+/* Keep an image inspect for the next collections (copied). */
 void bxa_shared_image_put(bx_collect_shared *s, const char *endpoint, const char *id, json_t *json,
                           const char *raw, size_t len);
 

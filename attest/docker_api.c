@@ -558,15 +558,22 @@ int bx_engine_ping(bx_engine *eng, bx_error *err)
     return eng->api[0] ? 0 : negotiate(eng, err);
 }
 
-/* dst's cached reply (json, raw, len) from src's when dst has none. */
+/* dst's cached reply (json, raw, len) from src's when dst has none: a copy of its own, so
+ * that handles used by different threads never share a JSON value (jansson's reference
+ * counts are not for values two threads use at once). */
 static void adopt_reply(json_t **dj, char **draw, size_t *dlen, json_t *sj, const char *sraw,
                         size_t slen)
 {
     char *raw;
+    json_t *copy;
 
     if (*dj || !sj || !(raw = dup_bytes(sraw, slen)))
         return;
-    *dj = json_incref(sj);
+    if (!(copy = json_deep_copy(sj))) {
+        free(raw);
+        return;
+    }
+    *dj = copy;
     *draw = raw;
     *dlen = slen;
 }

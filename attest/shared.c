@@ -67,11 +67,14 @@ int bxa_shared_image_get(bx_collect_shared *s, const char *endpoint, const char 
     for (struct bxa_image *i = s->images; i && !found; i = i->next) {
         if (strcmp(i->key, key) != 0)
             continue;
-        if ((*raw = malloc(i->len + 1))) {
+        /* copies: the collections that use them run on other threads */
+        if ((*raw = malloc(i->len + 1)) && (*json = json_deep_copy(i->json))) {
             memcpy(*raw, i->raw, i->len + 1);
             *len = i->len;
-            *json = json_incref(i->json);
             found = 1;
+        } else {
+            free(*raw);
+            *raw = NULL;
         }
         break;
     }
@@ -94,7 +97,12 @@ void bxa_shared_image_put(bx_collect_shared *s, const char *endpoint, const char
     memcpy(i->raw, raw, len);
     i->raw[len] = '\0';
     i->len = len;
-    i->json = json_incref(json);
+    if (!(i->json = json_deep_copy(json))) {
+        free(i->raw);
+        free(i->key);
+        free(i);
+        return;
+    }
     pthread_mutex_lock(&s->mu);
     i->next = s->images;
     s->images = i;

@@ -134,10 +134,11 @@ void bxa_engine_lost(bx_audit *a, size_t i, const bx_error *err);
  * borrowed). */
 int bxa_add_cert(bx_audit *a, const char *file, size_t line, const char *buf, size_t len,
                  const bx_error *read_err, bx_error *err);
-/* The same in two steps, the first safe on any thread: verify buf into *res, then append
- * the result (*res is taken over, also on error). */
-int bxa_verify_cert(const bx_audit *a, const char *buf, size_t len, bx_verify_result *res,
-                    bx_error *err);
+/* The same in two steps: verify buf into *res with policy p (NULL: the audit's; a thread
+ * verifying beside others passes a copy of its own: findings take references to the
+ * policy's values), then append the result (*res is taken over, also on error). */
+int bxa_verify_cert(const bx_audit *a, const bx_policy *p, const char *buf, size_t len,
+                    bx_verify_result *res, bx_error *err);
 int bxa_append_cert(bx_audit *a, const char *file, bx_verify_result *res, bx_error *err);
 
 /* From a certificate's verification result (res; res.statement NULL when it did not

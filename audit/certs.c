@@ -109,13 +109,13 @@ void bxa_cert_judge(const bx_audit *a, bxa_cert *c)
     c->pass = c->res.statement && !failed(c->findings);
 }
 
-int bxa_verify_cert(const bx_audit *a, const char *buf, size_t len, bx_verify_result *res,
-                    bx_error *err)
+int bxa_verify_cert(const bx_audit *a, const bx_policy *p, const char *buf, size_t len,
+                    bx_verify_result *res, bx_error *err)
 {
     bx_verify_opts vo = {.at = a->o.now};
 
     memset(res, 0, sizeof *res);
-    return bx_verify_envelope(a->o.policy, &vo, buf, len, res, err);
+    return bx_verify_envelope(p ? p : a->o.policy, &vo, buf, len, res, err);
 }
 
 int bxa_append_cert(bx_audit *a, const char *file, bx_verify_result *res, bx_error *err)

@@ -68,6 +68,10 @@ typedef struct {
     bx_collect_shared *shared;
     result *results;
     size_t todo, done;
+    /* the policy each worker verifies with: a copy of the effective policy of its own, as
+     * findings take references to its values and reference counts are not for values two
+     * threads use at once */
+    bx_policy policies[BX_AUDIT_JOBS_MAX];
 } job;
 
 /* Write doc as dir/<id>.intoto.json, or dir/<id>-<start>.intoto.json when that is taken:
@@ -131,7 +135,7 @@ static void collect_one(bx_audit *a, unsigned worker, size_t i, void *ud)
         goto out;
     while (blen > 0 && back[blen - 1] == '\n')
         blen--;
-    rc = bxa_verify_cert(a, back, blen, &res->res, err);
+    rc = bxa_verify_cert(a, &j->policies[worker], back, blen, &res->res, err);
     res->verified = rc == 0;
 out:
     if (rc != 0)
@@ -164,6 +168,13 @@ int bx_audit_collect(bx_audit *a, const char *dir, EVP_PKEY *const *keys, size_t
     rc = 0;
     if (j.todo && (rc = bx_collect_shared_new(&j.shared, err)) != 0)
         goto out;
+    for (unsigned w = 0; w < a->jobs && w < BX_AUDIT_JOBS_MAX; w++) {
+        j.policies[w] = *a->o.policy;
+        if (!(j.policies[w].effective = json_deep_copy(a->o.policy->effective))) {
+            rc = bx_error_set(err, BX_EIO, NULL, "out of memory");
+            goto out;
+        }
+    }
     bxa_parallel(a, j.todo, collect_one, &j);
     bxa_progress(a, "collect", j.todo, j.todo);
     /* in session order: the certificates, and the first error that is the audit's */
@@ -194,5 +205,7 @@ out:
     }
     free(j.results);
     bx_collect_shared_free(j.shared);
+    for (unsigned w = 0; w < BX_AUDIT_JOBS_MAX; w++)
+        json_decref(j.policies[w].effective);
     return rc;
 }
