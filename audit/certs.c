@@ -99,6 +99,8 @@ static void read_statement(bxa_cert *c)
 
 void bxa_cert_judge(const bx_audit *a, bxa_cert *c)
 {
+    unsigned long lost = bx_findings_lost();
+
     json_decref(c->findings);
     c->findings = json_incref(c->res.findings);
     c->late = 0;
@@ -106,7 +108,9 @@ void bxa_cert_judge(const bx_audit *a, bxa_cert *c)
         read_statement(c);
         collection_delay(a, c);
     }
-    c->pass = c->res.statement && !failed(c->findings);
+    /* a collection-delay finding that could not be recorded (out of memory) might have
+     * failed: not a pass */
+    c->pass = c->res.statement && !failed(c->findings) && bx_findings_lost() == lost;
 }
 
 int bxa_verify_cert(const bx_audit *a, const bx_policy *p, const char *buf, size_t len,

@@ -39,6 +39,15 @@ static json_t *text(const char *s)
     return json_stringn_nocheck(s, strlen(s));
 }
 
+/* Findings that could not be recorded (out of memory) on this thread: a verdict is not
+ * given from findings that lost one (bx_findings_lost). */
+static __thread unsigned long lost;
+
+unsigned long bx_findings_lost(void)
+{
+    return lost;
+}
+
 static void vfinding(json_t *findings, const char *rule, const char *cis, const char *status,
                      json_t *expected, json_t *observed, const char *fmt, va_list ap)
 {
@@ -69,8 +78,8 @@ static void vfinding(json_t *findings, const char *rule, const char *cis, const 
         json_decref(f);
         f = NULL;
     }
-    if (f)
-        json_array_append_new(findings, f);
+    if (!f || json_array_append_new(findings, f) != 0)
+        lost++;
     if (msg != stack)
         free(msg);
 }

@@ -162,6 +162,7 @@ int bx_seen_check(bx_seen *s, bx_verify_result *res, bx_error *err)
     const char *nonce = json_string_value(json_object_get(pred, "nonce"));
     const char *exp = json_string_value(json_object_get(pred, "expiresAt"));
     char pair[600];
+    unsigned long lost = bx_findings_lost();
     if (!res->statement || !res->pass)
         return 0; /* only certificates that pass are checked and recorded */
     snprintf(pair, sizeof pair, "%s/%s", boot ? boot : "", nonce ? nonce : "");
@@ -177,6 +178,11 @@ int bx_seen_check(bx_seen *s, bx_verify_result *res, bx_error *err)
                        json_string(res->certificate_id), "not seen before");
     }
     bx_verify_result_update(res);
+    if (bx_findings_lost() != lost) { /* the finding could have said "seen before" */
+        res->pass = 0;
+        return bx_error_set(err, BX_EENV, s->path,
+                            "out of memory: the replay finding could not be recorded");
+    }
     if (!res->pass)
         return 0;
     json_t *e = json_pack("{s:s, s:s, s:s, s:s}", "certificateId", res->certificate_id, "bootId",

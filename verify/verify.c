@@ -264,6 +264,8 @@ int bx_verify_envelope(const bx_policy *p, const bx_verify_opts *o, const char *
     size_t max = o->max_size ? o->max_size : BX_ENVELOPE_MAX_DEFAULT;
     int threshold = o->threshold > 0 ? o->threshold : p->threshold;
 
+    unsigned long lost = bx_findings_lost();
+
     memset(res, 0, sizeof *res);
     res->findings = json_array();
     if (!res->findings)
@@ -336,6 +338,9 @@ int bx_verify_envelope(const bx_policy *p, const bx_verify_opts *o, const char *
     res->statement = st;
     st = NULL;
 done:
+    /* fail closed: a finding that could not be recorded could have been a failing one */
+    if (rc == 0 && bx_findings_lost() != lost)
+        rc = bx_error_set(err, BX_EENV, NULL, "out of memory: a finding could not be recorded");
     res->pass = rc == 0 && verdict(res->findings);
     json_decref(st);
     free(pae);
