@@ -113,7 +113,6 @@ void bx_audit_free(bx_audit *a)
         free(a->engines[i].more);
         free(a->engines[i].endpoint);
         json_decref(a->engines[i].all);
-        json_decref(a->engines[i].labelled);
     }
     free(a->engines);
     for (size_t i = 0; i < a->nsessions; i++) {

@@ -20,7 +20,6 @@ typedef struct {
     bx_engine **more; /* owned: jobs - 1 more handles (workers 1...), NULL until opened */
     size_t nmore;
     json_t *all;      /* owned: /containers/json?all=1 */
-    json_t *labelled; /* owned: the same with the label filter (NULL without --label) */
 } bxa_engine;
 
 typedef enum { BXA_PRESENT, BXA_LOST, BXA_GONE } bxa_where;

@@ -87,9 +87,9 @@ void bx_audit_free(bx_audit *a);
  * BX_EUNSUPPORTED: a configuration error). */
 int bx_audit_add_engine(bx_audit *a, const char *url, int flags, bx_error *err) BX_WUR;
 
-/* Ask every engine for its ID (/info), list the labelled sessions
- * (/containers/json?all=1&filters={"label":[...]}) and every container, find the
- * expected ones, and inspect each session. Two endpoints answering with one engine ID are
+/* Ask every engine for its ID (/info), list every container (/containers/json?all=1:
+ * those carrying every --label are sessions), find the expected ones, and inspect each
+ * session. Two endpoints answering with one engine ID are
  * one engine. An engine that cannot be reached or is lost is recorded, not returned. */
 int bx_audit_scan(bx_audit *a, bx_error *err) BX_WUR;
 

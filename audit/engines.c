@@ -1,5 +1,6 @@
-/* Selecting the sessions on every engine: /info (the engine's ID), the labelled listing,
- * the full listing (expected sessions, orphans), and one inspect per session. */
+/* Selecting the sessions on every engine: /info (the engine's ID), the listing of every
+ * container (those carrying every --label are the sessions; it also finds the expected
+ * ones and tells orphans apart), and one inspect per session. */
 #include "audit_internal.h"
 
 #include <stdlib.h>
@@ -14,49 +15,6 @@ void bxa_engine_lost(bx_audit *a, size_t i, const bx_error *err)
     if (!e->error[0])
         bx_error_str(err, e->error, sizeof e->error);
     pthread_mutex_unlock(&a->mu);
-}
-
-/* Percent-encode everything but RFC 3986's unreserved characters. Caller frees. */
-static char *url_encode(const char *s)
-{
-    static const char hex[] = "0123456789ABCDEF";
-    char *out = malloc(strlen(s) * 3 + 1), *o = out;
-
-    if (!out)
-        return NULL;
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
-            *p == '-' || *p == '.' || *p == '_' || *p == '~') {
-            *o++ = (char)*p;
-        } else {
-            *o++ = '%';
-            *o++ = hex[*p >> 4];
-            *o++ = hex[*p & 15];
-        }
-    }
-    *o = '\0';
-    return out;
-}
-
-/* /containers/json?all=1&filters={"label":["K=V",...]} */
-static int labelled_path(const bx_audit *a, char **out, bx_error *err)
-{
-    json_t *f = json_pack("{s:[]}", "label");
-    char *js = NULL, *enc = NULL;
-    int rc = 0;
-
-    *out = NULL;
-    for (size_t i = 0; f && i < a->o.nlabels; i++)
-        json_array_append_new(json_object_get(f, "label"), json_string(a->o.labels[i]));
-    if (!f || !(js = json_dumps(f, JSON_COMPACT)) || !(enc = url_encode(js)) ||
-        asprintf(out, "/containers/json?all=1&filters=%s", enc) < 0) {
-        *out = NULL;
-        rc = bx_error_set(err, BX_EIO, NULL, "out of memory");
-    }
-    json_decref(f);
-    free(js);
-    free(enc);
-    return rc;
 }
 
 static int is_id(const char *s)
@@ -219,7 +177,7 @@ static int list_one(bxa_engine *e, const char *path, json_t **out, bx_error *err
     return rc != 0 ? rc : check_listing(*out, "/containers/json", err);
 }
 
-/* /_ping, /version and /info beside the listings; the sessions labelled. pending: when
+/* /_ping, /version and /info beside the listing; the sessions labelled. pending: when
  * not NULL, /version and /info may still be answered on return (the caller finishes them,
  * meta_finish); with several engines they are waited for here (an engine reached through
  * two endpoints is one engine: its ID decides before its sessions are listed). */
@@ -227,7 +185,6 @@ static int list_engine(bx_audit *a, size_t i, meta pending[2], bx_error *err)
 {
     bxa_engine *e = &a->engines[i];
     meta local[2] = {0}, *m = pending ? pending : local; /* the threads write into m */
-    char *path = NULL;
     bx_error ee;
     int rc = 0;
     size_t k;
@@ -256,21 +213,15 @@ static int list_engine(bx_audit *a, size_t i, meta pending[2], bx_error *err)
         bxa_engine_lost(a, i, &ee);
         goto out;
     }
-    if (a->o.nlabels) {
-        if ((rc = labelled_path(a, &path, err)) != 0)
+    /* the sessions: the listing's containers that carry every --label (exact key and
+     * value, as the engine's label filter matches; one listing serves both) */
+    json_array_foreach(a->o.nlabels ? e->all : NULL, k, comp)
+    {
+        if (bxa_carries_labels(a, json_object_get(comp, "Labels")) &&
+            (rc = add_session(a, i, comp, 1, 0, err)) != 0)
             goto out;
-        if (list_one(e, path, &e->labelled, &ee) != 0) {
-            bxa_engine_lost(a, i, &ee);
-            goto out;
-        }
-        json_array_foreach(e->labelled, k, comp)
-        {
-            if ((rc = add_session(a, i, comp, 1, 0, err)) != 0)
-                goto out;
-        }
     }
 out:
-    free(path);
     meta_free(&local[0]);
     meta_free(&local[1]);
     return rc;
