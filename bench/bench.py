@@ -72,7 +72,7 @@ def fmt(x, nd=0):
 AUDIT_STEPS = {
     "cli_load_policy": "policy and the trusted key",
     "bx_key_load_private": "the signing key",
-    "bx_audit_scan": "scan: /_ping, /version, /info, the listings, one inspect per session (parsing the replies)",
+    "bx_audit_scan": "scan: /_ping, /version, /info, the listing, one inspect per session (parsing the replies)",
     "bxa_predicate_engine": "collect: the engine-level predicate; the inspect replies redacted and hashed as evidence",
     "bxa_kernel_read": "collect: the kernel view (procfs, cgroup files) and the task's config.json (parsed strictly, redacted, its seccomp hashed)",
     "bxa_reconcile": "collect: the views reconciled; the evidence manifests hashed",
@@ -1024,7 +1024,7 @@ def render(b):
         w("| phase | ms |")
         w("|---|---:|")
         for key, label in [("start", "start: exec, linking, policy and keys (to the first request)"),
-                           ("scan", "scan: /_ping, the listings and one inspect per session, /version and /info beside them"),
+                           ("scan", "scan: /_ping, the listing and one inspect per session, /version and /info beside them"),
                            ("collect", "collect: kernel views, signing, fsync'd writes, re-inspects, verifying"),
                            ("end", "the report (fsync'd) and exit")]:
             w(f"| {label} | {med([x[key] for x in ph]):.1f} |")
