@@ -89,7 +89,7 @@ AUDIT_STEPS = {
 def audit_phases(path):
     """Cut one traced audit (strace -f -ttt of execve, sendto, fsync, exit_group) into its
     phases, in milliseconds: start (exec to the first request), scan (/version, /info, the
-    listings and one inspect per session), collect (the first image request to the last
+    listing and one inspect per session), collect (the first image request to the last
     certificate's fsync), end (verifying is done in the collection; the report, its fsync
     and exit)."""
     t_exec = t_first = t_image = t_last_fsync = t_exit = None
