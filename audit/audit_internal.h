@@ -114,9 +114,6 @@ void *bxa_grow(void *v, size_t *n, size_t sz);
  * workers > 0 are opened first (bxa_engine_for). Returns when every item is done. */
 typedef void (*bxa_job)(bx_audit *a, unsigned worker, size_t item, void *ud);
 void bxa_parallel(bx_audit *a, size_t n, bxa_job fn, void *ud);
-/* Open the handles of workers 1..n-1 on engine i (from its handle, bx_engine_open_like):
- * 0, or -1 when one could not be opened. */
-int bxa_engine_more(bx_audit *a, size_t i, unsigned n);
 /* The handle of engine i for a worker (its own connection). */
 bx_engine *bxa_engine_for(bx_audit *a, size_t i, unsigned worker);
 /* Engine i is lost (locked read). */

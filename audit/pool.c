@@ -30,38 +30,41 @@ static void *run(void *arg)
     return NULL;
 }
 
-int bxa_engine_more(bx_audit *a, size_t i, unsigned n)
+/* Open the handles of workers 1..n-1 on engine i (from its handle, bx_engine_open_like);
+ * returns how many workers have one (n, or fewer when one could not be opened). */
+static unsigned engine_more(bx_audit *a, size_t i, unsigned n)
 {
     bxa_engine *e = &a->engines[i];
 
+    if (n > BX_AUDIT_JOBS_MAX)
+        n = BX_AUDIT_JOBS_MAX;
     if (!e->more && !(e->more = calloc(BX_AUDIT_JOBS_MAX, sizeof *e->more)))
-        return -1;
-    for (unsigned w = 1; w < n && w <= BX_AUDIT_JOBS_MAX; w++) {
+        return 1;
+    for (unsigned w = 1; w < n; w++) {
         bx_error err;
-        if (e->more[w - 1])
-            continue;
-        if (bx_engine_open_like(e->eng, e->flags, &e->more[w - 1], &err) != 0) {
+        if (!e->more[w - 1] && bx_engine_open_like(e->eng, e->flags, &e->more[w - 1], &err) != 0) {
             e->more[w - 1] = NULL;
-            return -1;
+            return w;
         }
         if (w > e->nmore)
             e->nmore = w;
     }
-    return 0;
+    return n;
 }
 
-/* Open the handles of workers 1..n-1 on every engine in use; returns how many workers
- * have a handle on each of them. */
+/* Handles for workers 1..n-1 on every engine in use; returns how many workers have one on
+ * each of them (the others are not started). */
 static unsigned open_more(bx_audit *a, unsigned n)
 {
     unsigned ok = n;
 
     for (size_t i = 0; i < a->nengines; i++) {
         bxa_engine *e = &a->engines[i];
+        unsigned got;
         if (!e->reachable || e->lost || e->alias_of >= 0)
             continue;
-        for (unsigned w = n; w > 1 && bxa_engine_more(a, i, w) != 0; w--)
-            ok = w - 1 < ok ? w - 1 : ok;
+        if ((got = engine_more(a, i, n)) < ok)
+            ok = got;
     }
     return ok;
 }
