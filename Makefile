@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # boxcert: the commands a person types. The build itself is CMake (build/).
 SHELL := /bin/bash
 BUILD ?= build

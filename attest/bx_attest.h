@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* boxcert attest module: the Engine API client, the kernel's and the runtime's view of a
  * session, and the collector that turns them into a containment predicate. */
 #ifndef BX_ATTEST_H

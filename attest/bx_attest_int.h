@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* attest module internals: typed access to Engine API replies, the kernel's files, the
  * evidence kept for --evidence-out, and the views each source gives of the containment.
  * Not installed. */

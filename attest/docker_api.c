@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The Engine API client: unix:// sockets and tcp:// with mutual TLS as the docker CLI
  * does it (DOCKER_TLS_VERIFY, DOCKER_CERT_PATH with ca.pem, cert.pem, key.pem). One
  * libcurl handle, so one connection, is reused for every request; /version and /info are

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The raw bytes behind each evidence hash: kept while collecting, hashed into manifests,
  * and written out by collect --evidence-out so an auditor can re-derive every hash.
  *

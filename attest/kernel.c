@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The kernel's view of a session (runc, crun) and the runtime's (runsc), read on this
  * host.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The task's OCI spec (config.json in the runtime's task folder) read as a view of the
  * containment: what the engine handed the runtime. */
 #include "bx_attest_int.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The engine-level containment predicate (certificate.md section 3), built from recorded
  * Engine API replies without talking to the engine.
  *

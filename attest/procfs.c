@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Parsers of the kernel's own files: /proc/<pid>/{status,stat,cgroup,mountinfo,net/dev,
  * cmdline} and the cgroup controllers' limit files. Pure functions over bytes already read:
  * the reading (through a /proc/<pid> directory descriptor) is kernel.c's. Every parser is

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Which source wins (certificate.md section 3): each field is recorded from the most
  * authoritative source that says something about it, the kernel, then the runtime's
  * actual arguments, then the task's OCI spec, then the engine; every disagreement between

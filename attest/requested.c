@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* What the launcher asked for: `collect --requested FILE`, YAML or JSON (schema: `boxcert
  * schema requested`). Read with the strict YAML reader of common/, then typed by place:
  * booleans only the plain words true and false, integers plain decimal digits (at most

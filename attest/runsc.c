@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* runsc (gVisor): the sandbox's own arguments as a view of the containment. The workload
  * runs inside the sentry, so nothing of it is read through the host's /proc: what runsc
  * applies is read from the flags the sandbox process was started with (its cmdline) and

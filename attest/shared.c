@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* What several collections by one process share (bx_collect_shared): each image inspect
  * asked once per engine, this host's cgroup mounts and the engine daemon's namespaces read
  * once. Used by the audit, which collects many sessions from several threads. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The session's source revision, checked with libgit2: the commit exists in the repository
  * and whether the work tree differs from it.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The audit's life: options, engines, and the order of the phases. */
 #include "audit_internal.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* audit module internals: the audit's state between its phases. Not installed. */
 #ifndef BX_AUDIT_INTERNAL_H
 #define BX_AUDIT_INTERNAL_H

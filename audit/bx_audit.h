@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* boxcert audit module: the post-run audit (cli.md, `audit`; docs/audit.md).
  *
  * An audit selects the sessions of a run on one or more engines (by label, exact match,

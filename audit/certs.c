@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The certificates in --certs: read, verified (only verified ones are matched), and the
  * collection delay judged. */
 #include "audit_internal.h"

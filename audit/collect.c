@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* --collect: certificates for the running sessions that have none, written into --certs
  * and then verified like every other certificate there. */
 #include "audit_internal.h"

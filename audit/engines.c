@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Selecting the sessions on every engine: /info (the engine's ID), the listing of every
  * container (those carrying every --label are the sessions; it also finds the expected
  * ones and tells orphans apart), and one inspect per session. */

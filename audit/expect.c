@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The --expect file: the launcher's list of the sessions it started. */
 #include "audit_internal.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Certificates to sessions, and a verdict for each session start.
  *
  * A verified certificate belongs to a session start when its session.containerId is the

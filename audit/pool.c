@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Workers: the audit's sessions are inspected and collected several at a time, each
  * worker with its own connection to each engine (an engine handle is one connection). */
 #include "audit_internal.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The audit report document: what every output format renders. */
 #include "audit_internal.h"
 

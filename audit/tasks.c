@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Orphans: tasks the runtime holds (containerd's task folder for the engine's namespace,
  * one sub-folder per task) whose ids no engine of the audit knows. */
 #include "audit_internal.h"

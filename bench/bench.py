@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """boxcert benchmarks (bench/run.sh): every figure measured on this machine in this run,
 each ratio against a reference measured in the same round, written to docs/benchmarks.md.
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* mkcerts: derives many distinct certificates from a few real ones, for the benchmarks
  * (bench/run.sh). Bench tool only: it re-signs what it is given.
  *

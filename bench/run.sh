@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # make bench: the benchmarks of docs/benchmarks.md, measured on this machine and written
 # there (bench/bench.py does the work). Needs the build (build/bin, build/bench/mkcerts)
 # and an engine with boxcert-session:1 (make bench runs deps, build and engine first).

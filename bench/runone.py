@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Run one command and report it as one JSON line: wall seconds (time.perf_counter around
 the child), peak RSS in KiB, user and system seconds -- the last three from
 resource.getrusage(RUSAGE_CHILDREN), exact here because this process has that one child.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The peer verifier for bench/run.sh: @sigstore/verify checking the signature of every
 // envelope of a JSON Lines file, offline, against one raw public key -- the same wrapping
 // as tests/interop/sigstore_verify.js (a minimal v0.3 bundle with a publicKey hint and

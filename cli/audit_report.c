@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Not part of boxcert-verify, which has no audit. */
 #ifndef BOXCERT_VERIFY_ONLY
 #include "audit_report.h"

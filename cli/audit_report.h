@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The audit report (bx_audit_report's document) in every output format: text, json,
  * junit, sarif, github, and html (one self-contained page). */
 #ifndef BX_AUDIT_REPORT_H

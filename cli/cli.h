@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The command-line shell: dispatch, option helpers, error lines and exit codes.
  * Only cli/ prints to the user or exits. */
 #ifndef BX_CLI_H

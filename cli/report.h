@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Reports of verification results in every output format, streamed: a result is
  * written as soon as it is given, and memory does not grow with the number of results
  * (junit needs its counts first: its test cases are spooled to a temporary file). */

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Embed text files in a C source: cmake -DOUT=file.c -DFUNC=name -DFILES="a;b" -P embed.cmake
 # Generates `const char *FUNC(const char *name)` (NULL when unknown; name = file name
 # up to its first dot) and `const char *const FUNC_names[]` (NULL-terminated).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* boxcert common module: errors, safe files, encodings, digests, keys, strict YAML.
  *
  * Conventions (whole project):

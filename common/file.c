@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 #include "bx_common.h"
 
 #include <errno.h>

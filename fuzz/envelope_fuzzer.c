@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* One envelope through the whole offline verification (bx_verify_envelope) with a fixed
  * in-memory policy that trusts the regression test keys of fixtures/certificate/keys
  * (inline PEM), judged at 2026-06-01T00:00:00Z. Whatever the bytes, verification

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The predicate builder on an arbitrary container inspect, with fixed /version, /info and
  * image inspect replies (the image of the recorded sessions). A predicate that is built
  * must serialize as JCS: anything the builder accepts can be signed. It is then reconciled

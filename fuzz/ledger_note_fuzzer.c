@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Reading a ledger note (JSON Lines of envelopes), as ledger show/verify and the union
  * merge of fetch read whatever a remote sent. Checks: every line lies within the input,
  * holds no newline, is not blank and comes in order; a parsed envelope has a certificateId

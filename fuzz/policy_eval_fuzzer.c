@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The rules on arbitrary statements: whatever a signed payload holds (the verifier checks
  * its schema first, but the rules must not rely on that), every policy evaluates it
  * without crashing and every finding is well formed. Input: the statement's JSON. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The policy loader on arbitrary bytes: strict YAML, schema typing, extends, merge; a
  * policy that loads is evaluated on an empty and on a realistic statement (every rule of
  * the language reached), and its effective policy must load back to itself. Relative key

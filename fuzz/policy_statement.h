@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* A realistic statement (fixtures/policy-eval/full-policy-pass): a hardened runc session at
  * level engine+kernel, with a requested spec. Shared by the policy fuzzers. */
 #ifndef BX_FUZZ_POLICY_STATEMENT_H

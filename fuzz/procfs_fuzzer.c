@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The kernel-file parsers (attest/procfs.c), the OCI spec's view, runsc's flags and the
  * evidence redaction on arbitrary bytes. The first byte picks the parser; the rest is the
  * file. Whatever a parser accepts must make sense: readings within their ranges, JSON the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Replays a fuzz target's corpus (files or folders given on the command line) without
  * libFuzzer, so the corpus runs as a ctest under any compiler. TAP output. */
 #include <dirent.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* collect --requested FILE on arbitrary bytes, then the comparator on what loads, against
  * a hardened and a weak containment: whatever loads must compare without a crash, every
  * verdict one of the three, and the request itself must be something JCS can carry. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The --seen file parser (verify/seen.c): arbitrary bytes must parse or be refused with
  * a file:line error, never crash or leak. */
 #include "bx_verify.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The statement as the verifier reads it once its signatures verified: the strict JSON
  * parser in JCS mode, then the statement's closed schema (schema/predicate.c), on arbitrary
  * bytes. Accepted bytes are their own JCS; refusals are one-line messages with a JSON

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* ledger add: verify, then record certificates on their commit, by compare-and-swap. */
 #include "ledger_int.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* boxcert ledger module: certificates kept as git notes on refs/notes/boxcert (one note
  * per commit, JSON Lines of DSSE envelopes), verified per commit and over a range of
  * commits, and exchanged with remotes by a union merge of notes trees. See docs/ledger.md.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* One certificate on one commit: verification with the source binding; the result of a
  * commit that has no passing certificate. */
 #include "bx_ledger.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Internal to ledger/: the repository handle and the libgit2 helpers the commands share. */
 #ifndef BX_LEDGER_INT_H
 #define BX_LEDGER_INT_H

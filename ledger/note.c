@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Notes as JSON Lines of envelopes: parsing, normal form, union, put. Pure functions. */
 #include "bx_ledger.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The repository: opening it, resolving revisions, reading and writing notes trees,
  * and the compare-and-swap update of refs/notes/boxcert. */
 #include "ledger_int.h"

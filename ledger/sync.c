@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* ledger fetch and push: libgit2 has no notes merge, so notes trees are merged here as a
  * union (bx_ledger_note_union per note) and committed with both parents. */
 #include "ledger_int.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* ledger show and ledger verify: the certificates of one commit, of a range of commits. */
 #include "ledger_int.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* boxcert policy module: the YAML policy language (policy.md), built-in profiles, and
  * rule evaluation over a verified statement. */
 #ifndef BX_POLICY_H

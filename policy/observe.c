@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Readings of the containment predicate that several rules share (the policy rules and
  * the CIS checks): paths, namespaces, the session's user, default devices and
  * capabilities, and the pieces of findings they build alike. The stronger/weaker comparator and the

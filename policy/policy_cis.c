@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The CIS Docker Benchmark 1.6 checks a certificate can decide (policy.md, "cis-docker"):
  * each its own finding, rule "cis.<id>" with "cis": "<id>", selected by `benchmark:
  * cis-docker-1.6`. They are code with fixed semantics, not policy keys; docs/policy.md

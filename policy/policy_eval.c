@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The rules of policy.md over a verified statement: one finding per policy key that sets a
  * rule, in the order of policy.md's table, then the CIS checks (policy_cis.c) when a
  * benchmark is selected. Every observation comes from the predicate as recorded (the collector has

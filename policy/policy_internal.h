@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Internal to the policy module: the schema of the language as data, value parsers shared
  * by the loader and the rules, and readings of the predicate the rules share. */
 #ifndef BX_POLICY_INTERNAL_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The policy language as data: every key the loader knows, its type and its checks.
  * Adding a key of policy.md is a row here (and a rule in policy_eval.c). */
 #include "policy_internal.h"

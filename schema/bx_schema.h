@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* boxcert schema module: JCS (RFC 8785), strict JSON, the DSSE envelope, the in-toto
  * statement and containment predicate model, and the stronger/weaker comparator. */
 #ifndef BX_SCHEMA_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* schema module internals. Not installed. */
 #ifndef BX_SCHEMA_INT_H
 #define BX_SCHEMA_INT_H

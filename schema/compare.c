@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The stronger/weaker comparator of certificate.md section 3 ("Stronger and weaker"):
  * whether an effective containment is at least as strong as what was asked for, field by
  * field. Requested values have the predicate's shapes (only the members asked for), with

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The closed schema of the containment predicate v1 (certificate.md section 3) as data:
  * one row per member, checked by one walk that allocates nothing. It runs on every
  * certificate verified, after the signatures: a value of the wrong type, an unknown or

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # make demo: a hardened and a weak session on a real engine, a certificate each,
 # verified offline: one PASS, one FAIL with the reasons. Removes what it started.
 set -euo pipefail

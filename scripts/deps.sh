@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Install from Debian whatever boxcert's build, tests and demo need and is missing.
 # Idempotent; prints nothing when everything is present.
 set -euo pipefail

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Bring up (or report on) the Docker engine that boxcert's tests and demo use.
 #   engine.sh start   start containerd + dockerd (runc, runsc, mutual-TLS listener)
 #                     unless an engine already answers; build boxcert-session:1;

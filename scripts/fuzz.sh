@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Run every libFuzzer target built in BUILD/fuzz for SECONDS each, starting from (and
 # adding to) a working copy of its corpus; crashes land in BUILD/fuzz/crashes/<target>/.
 #   fuzz.sh BUILD SECONDS [JOBS]   JOBS targets at a time (default 1)

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # make memcheck: one run of each subcommand under valgrind memcheck, against the real
 # engine. Passes when no run has a memory error or a definite/indirect leak.
 set -uo pipefail

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Regenerate fixtures/certificate/{valid,invalid}/<case>/ with tests/tools/mkcert:
 #   cert.intoto.json, expected.json ({exit, rule?, args?, policy?, message?}), CASE and,
 #   for some cases, a policy.yaml of their own.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Golden certificates: fixtures/certificate/{valid,invalid}/<case>/ with cert.intoto.json,
 # expected.json and CASE (made by scripts/mkfixtures-certificate.sh). expected.json:
 #   {"exit": 0|1|2,

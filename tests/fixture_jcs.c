@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Golden JCS cases: fixtures/jcs/<case>/input.json and either output.json (the exact
  * RFC 8785 bytes) or error.txt (a substring the refusal's message must contain). */
 #include "bx_schema.h"

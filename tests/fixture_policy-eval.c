@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Golden policy-evaluation cases: fixtures/policy-eval/<case>/
  *   policy.yaml      the policy, loaded with bx_policy_load
  *   statement.json   an (unsigned) in-toto statement, given to bx_policy_eval as it is

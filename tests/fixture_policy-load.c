@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Golden policy-loader cases: fixtures/policy-load/<case>/
  *   policy.yaml      the input, loaded with bx_policy_load (key paths relative to it)
  *   expected.txt     "OK", or a substring of the one-line error "where: message"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* A small TAP harness: one test program per module, run by ctest.
  *   ok(cond, "name %d", i)           a check
  *   ok_err(rc, err, "name")          rc == 0, else prints err's where and message

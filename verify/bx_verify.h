@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* boxcert verify module: the offline verification of certificate.md section 5. */
 #ifndef BX_VERIFY_H
 #define BX_VERIFY_H

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # The binaries answer --help and --version; keygen; configuration errors exit 2;
 # an engine where nothing listens exits 3; boxcert-verify carries no engine code.
 . "$(dirname "$0")/../lib/testlib.sh"

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # cmake --install puts both binaries (and the docs and examples) under a prefix.
 . "$(dirname "$0")/../lib/testlib.sh"
 build=${BOXCERT_BUILD_DIR:-$BOXCERT_SOURCE_DIR/build}

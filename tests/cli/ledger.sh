@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # The git ledger (no engine): add (verify first; same certificate twice; signatures
 # merged; wrong source refused), show, verify over ranges (merges, --first-parent, a
 # missing certificate, a certificate naming another commit, --at and expiry), push to a

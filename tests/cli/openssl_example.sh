@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # The worked example of docs/certificate.md, run exactly as written there (the shell blocks
 # after <!-- example: ed25519 --> and <!-- example: p256 -->) on golden certificates: the
 # openssl command line alone verifies a boxcert signature, and finds the keyid and the

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # The policy language against its JSON Schema (schema/schemas/policy.schema.json, printed by
 # `boxcert schema policy`): the built-in profiles, the examples and every fixture policy
 # validate, both as written (YAML read by PyYAML) and as the effective policy `policy

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # The JSON Schemas of `boxcert schema NAME`: each is itself a valid draft 2020-12 schema;
 # statement's inline predicate is predicate's; the golden certificates, their payloads and
 # a JSON report of verifying them all validate; and the schemas agree with boxcert's own

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # The post-run audit on a real engine: a run of 11 labelled sessions (hardened, weak,
 # unattested, removed, left behind, started with --rm and known only from --expect), one
 # expected session that never ran, a decoy of another run, an unmatched and a forged

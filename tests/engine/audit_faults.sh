@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # The audit when things go wrong, without touching the shared engine: a fake Engine API
 # on a unix socket of the test's own that dies in the middle of a container inspect (exit
 # 3, the rows it got, a complete report file and no partial one); an engine where nothing

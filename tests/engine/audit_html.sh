@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # The audit's HTML page in a real browser, and every format rendered from a fixed report
 # (fixtures/audit/example/report.json, a real run made fit for the docs) through the
 # hidden --from-json path: the committed docs/audit-example.html is its rendering;

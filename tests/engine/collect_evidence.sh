@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # collect --evidence-out DIR: the raw bytes behind each evidence hash, re-derived here with
 # sha256sum and a JCS of each manifest, the way an auditor would; the session's
 # environment values never written; refusals leave nothing behind.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # boxcert inspect: the table a person reads (each field, its value, its source), the same
 # as JSON, no key needed; it refuses what collect refuses.
 . "$(dirname "$0")/../lib/testlib.sh"

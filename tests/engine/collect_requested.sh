@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # collect --requested FILE: a session at least as strong as asked is attested with the
 # request recorded (as asked, and the SHA-256 of the file); a weaker one, or one whose value
 # cannot be observed, is refused with one line naming the field, the requested and the

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # collect --source-repo DIR --source-rev COMMIT: the commit checked with libgit2, recorded
 # as the statement's source subject, source.dirty from the work tree (untracked files do
 # not count); a repository owned by another user is accepted.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # An engine that dies in the middle of `audit --collect`: a second, test-owned dockerd
 # (its own data root, exec root, pid file, socket, containerd namespace and network
 # namespace — dockerd with --bridge=none deletes the interface docker0 of the network

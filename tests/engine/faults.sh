@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Faults on a real engine: a session restarted or removed while it is being collected,
 # output onto a full filesystem, unsafe output paths, unusable keys and policies.
 . "$(dirname "$0")/../lib/testlib.sh"

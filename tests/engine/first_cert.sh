@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # One real certificate from a real engine to an offline verdict.
 . "$(dirname "$0")/../lib/testlib.sh"
 need_engine

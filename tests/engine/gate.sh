@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # The verifier as a CI gate: bindings, challenge, replay, batches (jobs, JSON Lines,
 # directories, stdin), every output format, and hostile strings kept inert.
 . "$(dirname "$0")/../lib/testlib.sh"

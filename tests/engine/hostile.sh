@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Hostile input: a certificate with every byte flipped in turn, a 1 GiB file, deeply
 # nested JSON. Nothing crashes, nothing passes that should not, and big input is refused
 # before it is read whole.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Interop: certificates from a real session verified by @sigstore/verify (npm), a
 # verifier no one here wrote, offline against the raw public key; a tampered one fails.
 . "$(dirname "$0")/../lib/testlib.sh"

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # The platform the collector is tested on: a real engine with runc and runsc, the
 # session image, and the mutual-TLS listener.
 . "$(dirname "$0")/../lib/testlib.sh"

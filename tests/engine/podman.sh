@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Podman through `podman system service`'s Docker-compatible socket: the real runtime from
 # the libpod endpoint, podman's expanded CapDrop, its automatic tmpfs of --read-only in the
 # write surface, engine.kind podman; the kernel view as for docker. The service is this

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # boxcert sign: verify, then countersign without touching the payload.
 # boxcert show: the statement, printed only once it verifies.
 . "$(dirname "$0")/../lib/testlib.sh"

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Real-engine smoke test (also run under ASan+UBSan by make asan): keygen, collect,
 # verify pass and fail.
 . "$(dirname "$0")/../lib/testlib.sh"

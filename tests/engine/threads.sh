@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # What runs on several threads, on a real engine: audit --collect --jobs 4 over twelve
 # sessions (inspects, collections, the shared image and host facts, writes, verification),
 # an audit without --collect on more workers than sessions, and verify --jobs 3 of a folder

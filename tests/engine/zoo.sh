@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # The zoo: one labelled session per way a sandbox can be contained (or not), started in
 # parallel, each collected through the unix socket and checked field by field against what
 # the test set up (the table below), then the same sessions over the mutual-TLS endpoint

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Check collected certificates against a table of expectations.
 
 usage: /usr/bin/python3 zoo_expect.py TABLE DIR

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The zoo's verdicts: each session's certificate verified under `strict` and under
 `cis-docker`, compared with the table the test writes.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Verify a boxcert envelope with @sigstore/verify, offline, against a raw public key:
 // each signature is wrapped as a minimal Sigstore bundle (v0.3) whose verification
 // material is a publicKey hint, with zero tlog/ctlog/timestamp thresholds.

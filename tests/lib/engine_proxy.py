@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """A unix-socket proxy in front of the real Engine API, for fault tests.
 
 usage: /usr/bin/python3 engine_proxy.py LISTEN_SOCKET UPSTREAM_SOCKET ACTION ARG [PIDFILE]

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Validate documents against boxcert's JSON Schemas with Debian's python3-jsonschema.
 
 usage: /usr/bin/python3 schema_check.py BOXCERT NAME FILE...

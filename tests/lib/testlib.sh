@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Shared helpers for shell tests (sourced). TAP output; exit 77 = skipped.
 #   ok NAME CMD...          run CMD, pass when it exits 0
 #   expect_rc N NAME CMD... run CMD, pass when it exits N (stdout/stderr in $OUT/$ERR files)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* ledger_mkcert: certificates for the ledger tests (tests/cli/ledger.sh). Test tool only.
  *
  *   ledger_mkcert --template FILE --key PRIV [--key PRIV]... [--source COMMIT]

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* mkcert: makes the golden certificates of fixtures/certificate/ (see
  * scripts/mkfixtures-certificate.sh). Test tool only: it signs whatever it is told to,
  * broken on purpose.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The Engine API client without an engine: endpoints, an unreachable socket, and a fake
  * engine on a socket of our own (version negotiation, caching, connection reuse, 404,
  * other statuses, bad JSON, oversize replies, an engine that dies mid-reply). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The Engine API client and the collector against a real engine ($DOCKER_HOST or
  * /var/run/docker.sock). Skipped (77) without one, failed under BOXCERT_REQUIRE_ENGINE=1.
  * Sessions are labelled boxcert.test=$BOXCERT_TEST_LABEL (default unit-attest-<pid>) and

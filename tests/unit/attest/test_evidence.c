@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The evidence kept behind each hash (attest/evidence.c): Config.Env values redacted in the
  * JSON text itself, and the folder collect --evidence-out writes. */
 #include "tap.h"

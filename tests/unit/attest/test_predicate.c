@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The engine-level predicate from recorded Engine API replies: every folder of
  * fixtures/inspect/ holds version.json, info.json, container.json, image.json, optionally
  * network.json, and expected.json:

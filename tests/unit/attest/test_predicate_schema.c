@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The closed schema of the predicate (schema/predicate.c, through bx_statement_check):
  * it accepts the statement around the predicate built from every fixtures/inspect case,
  * and refuses targeted changes of the hardened one, each with the JSON pointer of the

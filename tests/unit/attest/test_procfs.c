@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The kernel-file parsers (attest/procfs.c), the OCI spec's view (ocispec.c) and runsc's
  * flags (runsc.c) on recorded files: every folder of fixtures/procfs/ holds some of
  * status, stat, cgroup, mountinfo, net_dev, cmdline, config.json, the cgroup limit files

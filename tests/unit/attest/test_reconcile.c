@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Which source wins (attest/reconcile.c), without a host: the engine-level predicate of the
  * recorded hardened session, and views of the spec, the runtime and the kernel written
  * here, each case one disagreement (or none) and what must be recorded. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* collect --requested FILE (attest/requested.c): YAML and JSON typed by place, and every
  * refusal with its line and column. */
 #include "tap.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* --source-repo/--source-rev (attest/source.c, libgit2): the commit must exist; dirty is
  * the tracked work tree against that commit; untracked files do not count; a repository
  * owned by another user is accepted. The repository is made with the git command line

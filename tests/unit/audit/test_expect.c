@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The --expect parser, data-driven: fixtures/audit/expect/valid/<case>/{input.json,
  * expected.json} (the entries as [{id, name, startedAt}], nulls where not given) and
  * fixtures/audit/expect/invalid/<case>/{input.json, error} (the exact "where: message"

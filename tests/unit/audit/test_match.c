@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Certificates to session starts, verdicts, flags and the report document, without an
  * engine: the audit's state is filled in directly (sessions as the engine phase leaves
  * them, certificates as verification leaves them: statement or none, findings). The

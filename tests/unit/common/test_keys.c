@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Public key files: the direct reading of one PUBLIC KEY block (Ed25519, P-256) gives the
  * key and keyid OpenSSL's own reader gives, and refuses what that reader refuses. */
 #include "bx_common.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Strict YAML reader: refusals at the event, marks, quoted flags, nulls. */
 #include "bx_common.h"
 #include "tap.h"

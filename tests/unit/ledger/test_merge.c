@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The notes-tree merge on real repositories (libgit2, in a temporary folder): union of
  * both sides, fast-forward, nothing to do, fanned-out trees as git writes them, and the
  * compare-and-swap of refs/notes/boxcert. */

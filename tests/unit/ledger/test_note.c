@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Notes as JSON Lines: the parser, the union merge (normal form, commutative, idempotent,
  * nothing dropped) and put (added, unchanged, signatures merged). */
 #include "tap.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Readings of the predicate the rules share: paths, users, device rules, default
  * capabilities. (The stronger/weaker comparator is schema/'s.) */
 #include "policy_internal.h"

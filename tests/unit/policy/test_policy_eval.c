@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Policy rules over a statement: one finding per policy key, null -> unknown. The rules of
  * the whole language are covered case by case in fixtures/policy-eval/; these are the
  * finer points. */

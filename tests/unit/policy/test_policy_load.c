@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Policy loader: schema typing, trust keys, extends, defaults, profiles. */
 #include "bx_policy.h"
 #include "policy_internal.h"

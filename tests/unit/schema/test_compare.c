@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The stronger/weaker comparator (schema/compare.c), field by field: a table of
  * {field, requested, effective containment, expected verdict}. The effective containment is
  * written as the members it needs; a member left out is not observed. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* DSSE: PAE, signing and verification with both algorithms, strict envelope parsing. */
 #include "tap.h"
 #include "bx_schema.h"

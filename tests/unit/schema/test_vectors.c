@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Outside vectors through the project's own signature and DSSE code: Wycheproof
  * Ed25519, ECDSA P-256 (DER and P1363), and the DSSE specification's example. */
 #include "tap.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Out of memory never makes a certificate pass: every JSON allocation of a verification
  * is made to fail in turn (jansson's allocator, the n-th call and every one after it), and
  * a certificate that must fail -- expired, or weaker than the policy -- never comes out
