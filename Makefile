@@ -13,7 +13,7 @@ ifeq ($(CI),true)
 CMAKE_FLAGS += -DBOXCERT_WERROR=ON
 endif
 
-.PHONY: all deps build engine test unit asan tsan fuzz demo bench memcheck clean install
+.PHONY: all deps build engine test unit asan tsan fuzz demo bench memcheck clean install schemas
 
 all: build
 
@@ -63,6 +63,11 @@ memcheck: deps build engine
 # Benchmarks: figures and ratios measured in one run, written to docs/benchmarks.md.
 bench: deps build engine
 	@bash bench/run.sh
+
+# Refresh the JSON Schemas made from the containment table (schema/schemas/, checked by
+# tests/cli/schemas.sh) after a change to the table.
+schemas: build
+	@cp $(BUILD)/generated/schemas/*.schema.json schema/schemas/
 
 demo: deps build engine
 	@bash scripts/demo.sh

@@ -223,6 +223,7 @@ typedef struct {
     const char *oci_config;          /* podman: the task's config.json as libpod names it */
     const json_t *masked;            /* the engine's MaskedPaths (masks are not write surface) */
     const json_t *runtime_info_args; /* /info Runtimes.<runsc>.runtimeArgs */
+    const json_t *sysctls;           /* HostConfig.Sysctls (the names to read back) */
     bxa_paths paths;
     bx_collect_shared *shared; /* host facts read once for several collections, or NULL */
 } bxa_session;
@@ -248,6 +249,20 @@ int bxa_runsc_view(const json_t *flags, const json_t *spec, json_t **view, bx_er
 /* The global flags of a runsc cmdline (argv[1] up to the subcommand), each normalised to
  * "--name" or "--name=value". Caller owns. */
 json_t *bxa_runsc_flags(const json_t *argv);
+
+/* ---- sysctls (sysctl.c) -------------------------------------------------------------- */
+
+/* The sysctls read back whatever the engine set (NULL-terminated). */
+extern const char *const bxa_sysctl_watched[];
+/* 1 when name is a sysctl name this collector records: words of [a-z0-9_-] joined by single
+ * dots, at most 255 bytes. */
+int bxa_sysctl_name_ok(const char *name);
+/* The values of the sysctls named by the keys of names, as the namespaces of the process
+ * whose /proc/<pid> directory is proc_dfd hold them, read by a helper thread that joins its
+ * net, ipc and uts namespaces: *out {name: value | null} (null: no such sysctl, or not
+ * readable; every value null when the namespaces cannot be joined). Whitespace runs in a
+ * value are one space. BX_ENOMEM only; caller owns *out. */
+int bxa_sysctl_read(int proc_dfd, const json_t *names, json_t **out, bx_error *err) BX_WUR;
 
 /* ---- predicate (predicate.c), reconciliation (reconcile.c) ------------------------- */
 

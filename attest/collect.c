@@ -216,6 +216,7 @@ static int kernel_view(bx_engine *eng, const bx_collect_opts *o, const replies *
         .oci_config =
             r->libpod ? json_string_value(json_object_get(r->libpod, "OCIConfigPath")) : NULL,
         .masked = bxa_get(r->c, "/HostConfig/MaskedPaths"),
+        .sysctls = bxa_get(r->c, "/HostConfig/Sysctls"),
         .paths = {.proc = o->proc_root, .task_root = o->task_root, .pidfile = o->pidfile},
         .shared = o->shared,
     };

@@ -977,6 +977,33 @@ out:
 
 /* ---- runc, crun: the session's processes --------------------------------------------------- */
 
+/* The session's sysctls read back in its own namespaces (sysctl.c): every name the engine
+ * set, the spec's and the watched ones; only on this host's own /proc (a recorded one has no
+ * namespaces to join). */
+static int kernel_sysctls(kctx *k, proc *init, json_t *view)
+{
+    const json_t *spec = json_object_get(k->v->spec, "sysctls"), *v;
+    const char *name;
+    json_t *names = json_object(), *vals = NULL;
+    int rc = 0;
+
+    if (k->s->paths.proc && strcmp(k->s->paths.proc, "/proc") != 0) {
+        json_decref(names);
+        return 0;
+    }
+    if (!names)
+        return oom(k->err);
+    json_object_foreach((json_t *)k->s->sysctls, name, v) json_object_set(names, name, json_null());
+    json_object_foreach((json_t *)spec, name, v) json_object_set(names, name, json_null());
+    for (const char *const *w = bxa_sysctl_watched; *w; w++)
+        json_object_set(names, *w, json_null());
+    if ((rc = bxa_sysctl_read(init->dfd, names, &vals, k->err)) == 0 &&
+        json_object_set_new(view, "sysctls", vals) != 0)
+        rc = oom(k->err);
+    json_decref(names);
+    return rc;
+}
+
 static int kernel_processes(kctx *k, proc *init)
 {
     int64_t *pids = calloc(PIDS_MAX, sizeof *pids);
@@ -1061,7 +1088,7 @@ static int kernel_processes(kctx *k, proc *init)
     }
     if (!w.rootfs_seen)
         json_object_set_new(json_object_get(view, "rootfs"), "readOnly", json_null());
-    if ((rc = read_limits(k, view, NULL)) != 0)
+    if ((rc = read_limits(k, view, NULL)) != 0 || (rc = kernel_sysctls(k, init, view)) != 0)
         goto out;
     k->v->kernel = view;
     view = NULL;

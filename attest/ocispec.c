@@ -159,6 +159,23 @@ static json_t *sorted_strings(const json_t *list)
     return r;
 }
 
+/* linux.sysctl: {name: value}; NULL (unreadable) when a value is not a string. */
+static json_t *sysctl_view(const json_t *sysctl)
+{
+    const char *name;
+    const json_t *v;
+    json_t *out = json_object();
+
+    json_object_foreach((json_t *)sysctl, name, v)
+    {
+        if (!out || !json_is_string(v) || json_object_set(out, name, (json_t *)v) != 0) {
+            json_decref(out);
+            return NULL;
+        }
+    }
+    return out;
+}
+
 int bxa_spec_view(const json_t *config, json_t **view, char seccomp_sha[65], bx_error *err)
 {
     const json_t *proc = json_object_get(config, "process"),
@@ -215,6 +232,7 @@ int bxa_spec_view(const json_t *config, json_t **view, char seccomp_sha[65], bx_
          json_pack("{s:b}", "allowAll", allow_all_devices(at(linux, "resources", "devices")))},
         {"maskedPaths", sorted_strings(json_object_get(linux, "maskedPaths"))},
         {"readonlyPaths", sorted_strings(json_object_get(linux, "readonlyPaths"))},
+        {"sysctls", sysctl_view(json_object_get(linux, "sysctl"))},
     };
     for (size_t k = 0; k < sizeof m / sizeof m[0]; k++) {
         if (rc == 0 && (!m[k].val || json_object_set(v, m[k].key, m[k].val) != 0))

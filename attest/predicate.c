@@ -652,36 +652,18 @@ static int b_rootfs(pctx *x, json_t **out)
 
 /* ---- containment: capabilities ---------------------------------------------------- */
 
-/* Linux capabilities 0..40, by number. */
-// clang-format off
-static const char *const cap_names[] = {
-    "CHOWN", "DAC_OVERRIDE", "DAC_READ_SEARCH", "FOWNER", "FSETID", "KILL", "SETGID", "SETUID",
-    "SETPCAP", "LINUX_IMMUTABLE", "NET_BIND_SERVICE", "NET_BROADCAST", "NET_ADMIN", "NET_RAW",
-    "IPC_LOCK", "IPC_OWNER", "SYS_MODULE", "SYS_RAWIO", "SYS_CHROOT", "SYS_PTRACE", "SYS_PACCT",
-    "SYS_ADMIN", "SYS_BOOT", "SYS_NICE", "SYS_RESOURCE", "SYS_TIME", "SYS_TTY_CONFIG", "MKNOD",
-    "LEASE", "AUDIT_WRITE", "AUDIT_CONTROL", "SETFCAP", "MAC_OVERRIDE", "MAC_ADMIN", "SYSLOG",
-    "WAKE_ALARM", "BLOCK_SUSPEND", "AUDIT_READ", "PERFMON", "BPF", "CHECKPOINT_RESTORE",
-};
-// clang-format on
-#define CAP_COUNT (sizeof cap_names / sizeof cap_names[0])
+/* The capability names and Docker's default set are schema/'s (containment.c): one list. */
+#define cap_names bx_cap_names
+#define CAP_COUNT BX_CAP_COUNT
 /* "ALL" and privileged, as Docker 20.10 reads them: every capability its library knows,
  * CAP_CHOWN (0) to CAP_AUDIT_READ (37); PERFMON, BPF and CHECKPOINT_RESTORE (38-40) are
  * newer than it (its OCI specs never list them). */
 #define CAP_ALL_BITS ((UINT64_C(1) << 38) - 1)
 _Static_assert(CAP_COUNT == BXA_CAP_COUNT, "capability table");
 
-/* Docker 20.10's default set (certificate.md, "Engine defaults"). */
-static const char *const docker_default_caps[] = {
-    "CHOWN",  "DAC_OVERRIDE", "FSETID",  "FOWNER",           "MKNOD",      "NET_RAW", "SETGID",
-    "SETUID", "SETFCAP",      "SETPCAP", "NET_BIND_SERVICE", "SYS_CHROOT", "KILL",    "AUDIT_WRITE",
-};
-
 static int cap_index(const char *name)
 {
-    for (size_t i = 0; i < CAP_COUNT; i++)
-        if (strcmp(cap_names[i], name) == 0)
-            return (int)i;
-    return -1;
+    return bx_cap_index(name);
 }
 
 int bxa_cap_index(const char *name)
@@ -696,11 +678,7 @@ const char *bxa_cap_name(unsigned bit)
 
 uint64_t bxa_cap_docker_defaults(void)
 {
-    uint64_t bits = 0;
-
-    for (size_t i = 0; i < sizeof docker_default_caps / sizeof docker_default_caps[0]; i++)
-        bits |= UINT64_C(1) << cap_index(docker_default_caps[i]);
-    return bits;
+    return bx_cap_docker_default_bits();
 }
 
 json_t *bxa_cap_names(uint64_t bits)
@@ -800,17 +778,13 @@ static json_t *cap_names_of(uint64_t bits)
 static uint64_t cap_effective(int privileged, uint64_t add, int add_all, uint64_t drop,
                               int drop_all)
 {
-    uint64_t defaults = 0;
-
     if (privileged)
         return CAP_ALL_BITS;
     if (add_all)
         return CAP_ALL_BITS & ~drop;
     if (drop_all)
         return add;
-    for (size_t i = 0; i < sizeof docker_default_caps / sizeof docker_default_caps[0]; i++)
-        defaults |= UINT64_C(1) << cap_index(docker_default_caps[i]);
-    return (defaults & ~drop) | add;
+    return (bx_cap_docker_default_bits() & ~drop) | add;
 }
 
 static int b_capabilities(pctx *x, json_t **out)
@@ -1536,6 +1510,42 @@ static int b_privileged(pctx *x, json_t **out)
     return 0;
 }
 
+/* The engine's sysctls (HostConfig.Sysctls) and the watched ones, {name: {engine, kernel}};
+ * the kernel's values and the spec's come in reconciliation. */
+static int b_sysctls(pctx *x, json_t **out)
+{
+    const json_t *given = bxa_get(x->c, "/HostConfig/Sysctls"), *v;
+    const char *name;
+    json_t *r = json_object();
+    int rc = 0;
+
+    *out = NULL;
+    if (!r)
+        return oom(x->err);
+    if (given && !json_is_null(given) && !json_is_object(given)) {
+        rc = bxa_bad(x->err, C, "/HostConfig/Sysctls", "not a map in the engine reply");
+        goto out;
+    }
+    json_object_foreach((json_t *)given, name, v)
+    {
+        if (!json_is_string(v) || !bxa_sysctl_name_ok(name)) {
+            rc = bxa_bad(x->err, C, "/HostConfig/Sysctls", "not a sysctl name and value");
+            goto out;
+        }
+        if ((rc = set(x, r, name, json_pack("{s:O,s:n}", "engine", v, "kernel"))) != 0)
+            goto out;
+    }
+    for (const char *const *w = bxa_sysctl_watched; *w; w++)
+        if (!json_object_get(r, *w) &&
+            (rc = set(x, r, *w, json_pack("{s:n,s:n}", "engine", "kernel"))) != 0)
+            goto out;
+    *out = r;
+    r = NULL;
+out:
+    json_decref(r);
+    return rc;
+}
+
 static int b_containment(pctx *x, json_t **out)
 {
     static const struct {
@@ -1548,6 +1558,7 @@ static int b_containment(pctx *x, json_t **out)
         {"namespaces", b_namespaces}, {"resources", b_resources},
         {"mounts", b_mounts},         {"devices", b_devices},
         {"maskedPaths", b_masked},    {"readonlyPaths", b_readonly_paths},
+        {"sysctls", b_sysctls},
     };
     json_t *ct = json_object(), *v;
     int rc = ct ? 0 : oom(x->err);

@@ -629,6 +629,52 @@ static void runtime(rctx *x)
     source(x, "runtime", S_RUNTIME);
 }
 
+/* ---- sysctls ------------------------------------------------------------------------------- */
+
+/* engine: the spec's value where the spec was read (what the runtime applied), else the
+ * engine's; kernel: the value read back. Two sources that set a name to different values,
+ * or a kernel value other than the one set, are discrepancies (compared as values: runs of
+ * whitespace alike). */
+static void sysctls(rctx *x)
+{
+    json_t *map = json_object_get(x->c, "sysctls");
+    const json_t *spec = json_object_get(x->v->spec, "sysctls");
+    const json_t *kernel = json_object_get(x->v->kernel, "sysctls"), *v;
+    const char *name;
+
+    if (!json_is_object(map))
+        return;
+    json_object_foreach((json_t *)spec, name, v)
+    {
+        if (!json_object_get(map, name) &&
+            json_object_set_new(map, name, json_pack("{s:n,s:n}", "engine", "kernel")) != 0)
+            x->failed = 1;
+    }
+    json_t *e;
+    json_object_foreach(map, name, e)
+    {
+        const json_t *eng = json_object_get(e, "engine"), *sp = json_object_get(spec, name);
+        const json_t *k = json_object_get(kernel, name);
+        const json_t *given = sp ? sp : eng;
+        char field[320];
+
+        snprintf(field, sizeof field, "containment.sysctls.%s", name);
+        if (json_is_string(eng) && json_is_string(sp) &&
+            !bx_sysctl_value_equal(json_string_value(eng), json_string_value(sp))) {
+            json_t *vals[S_COUNT] = {(json_t *)eng, (json_t *)sp, NULL, NULL};
+            note(x, field, vals, sp, reasons[S_SPEC]);
+        }
+        if (json_is_string(k) && json_is_string(given) &&
+            !bx_sysctl_value_equal(json_string_value(k), json_string_value(given))) {
+            json_t *vals[S_COUNT] = {(json_t *)eng, (json_t *)sp, NULL, (json_t *)k};
+            note(x, field, vals, k, reasons[S_KERNEL]);
+        }
+        put(x, e, "engine", given ? given : json_null());
+        put(x, e, "kernel", json_is_string(k) ? k : json_null());
+    }
+    source(x, "sysctls", kernel ? S_KERNEL : spec ? S_SPEC : S_ENGINE);
+}
+
 /* ---- the whole --------------------------------------------------------------------------------
  */
 
@@ -670,48 +716,13 @@ static int evidence(rctx *x, json_t *p, const bx_evidence *ev)
     return 0;
 }
 
+/* Every fact starts as the engine's; the table names them (schema/containment.c). */
 static void defaults(rctx *x)
 {
-    static const char *const fields[] = {
-        "runtime",
-        "network.mode",
-        "network.internal",
-        "network.interfaces",
-        "network.ports",
-        "rootfs.readOnly",
-        "capabilities",
-        "noNewPrivileges",
-        "seccomp.mode",
-        "seccomp.profile",
-        "seccomp.profileSha256",
-        "apparmor",
-        "selinux",
-        "privileged",
-        "user.spec",
-        "user.ids",
-        "namespaces.pid",
-        "namespaces.ipc",
-        "namespaces.uts",
-        "namespaces.net",
-        "namespaces.user",
-        "namespaces.cgroup",
-        "resources.memoryBytes",
-        "resources.memorySwapBytes",
-        "resources.pidsLimit",
-        "resources.nanoCpus",
-        "resources.cpuShares",
-        "resources.cpuQuota",
-        "resources.cpuPeriod",
-        "resources.cgroupParent",
-        "writeSurface",
-        "mounts",
-        "devices.allowAll",
-        "devices.devices",
-        "maskedPaths",
-        "readonlyPaths",
-    };
-    for (size_t i = 0; x->sources && i < sizeof fields / sizeof fields[0]; i++)
-        source(x, fields[i], S_ENGINE);
+    for (const bx_containment_row *r = bx_containment; x->sources && r->name; r++)
+        for (const bx_fact *f = r->facts; f->path; f++)
+            if (f->source)
+                source(x, f->source, S_ENGINE);
 }
 
 int bxa_reconcile(json_t *p, const bxa_views *v, const bx_evidence *ev, json_t *sources,
@@ -745,6 +756,7 @@ int bxa_reconcile(json_t *p, const bxa_views *v, const bx_evidence *ev, json_t *
     plain(&x, "readonlyPaths", NULL, "readonlyPaths");
     write_surface(&x);
     mounts(&x);
+    sysctls(&x);
     rc = x.failed ? bx_error_set(err, BX_EIO, NULL, "out of memory") : evidence(&x, p, ev);
     json_decref(x.disc);
     return rc;

@@ -168,15 +168,15 @@ int bx_audit_report(bx_audit *a, json_t **report, int *complete, size_t *violati
 {
     size_t count[5] = {0}, late = 0, leftover = 0, dup = 0, viol = 0;
     size_t matched = 0, unmatched = 0, rejected = 0;
-    json_t *doc = NULL, *sessions = NULL, *certs = NULL;
-    char sha[65], at[21];
+    json_t *doc = NULL, *sessions = NULL, *certs = NULL, *policy = NULL;
+    char at[21];
     int rc, done = 1;
 
     *report = NULL;
     if ((rc = bxa_match(a, err)) != 0)
         return rc;
-    if ((rc = bx_jcs_sha256_hex(a->o.policy->effective, sha, err)) != 0)
-        return rc;
+    if (!(policy = bx_policy_identity(a->o.policy, err)))
+        return err->code ? err->code : BX_ENOMEM;
     if (!(sessions = json_array()) || !(certs = json_array()))
         goto oom;
     for (size_t i = 0; i < a->nrows; i++) {
@@ -207,9 +207,9 @@ int bx_audit_report(bx_audit *a, json_t **report, int *complete, size_t *violati
         done &= !a->engines[i].lost;
     done &= !a->certs_incomplete && !a->tasks_incomplete;
     doc = json_pack(
-        "{s:i, s:{s:s}, s:s, s:b, s:o, s:o, s:o, s:O, s:o, s:{s:I, s:I, s:I, s:I, s:I, s:I, "
+        "{s:i, s:o, s:s, s:b, s:o, s:o, s:o, s:O, s:o, s:{s:I, s:I, s:I, s:I, s:I, s:I, "
         "s:I, s:I, s:I, s:I, s:I, s:{s:I, s:I, s:I, s:I}}}",
-        "version", 1, "policy", "sha256", sha, "auditedAt", bx_time_format(a->o.now, at),
+        "version", 1, "policy", policy, "auditedAt", bx_time_format(a->o.now, at),
         "complete", done, "engines", engines_json(a), "sessions", sessions, "certificates", certs,
         "orphans", a->orphans, "tasksFolder", str_or_null(a->tasks_folder), "summary", "sessions",
         (json_int_t)a->nrows, "compliant", (json_int_t)count[BXA_V_COMPLIANT], "noncompliant",
@@ -220,7 +220,7 @@ int bx_audit_report(bx_audit *a, json_t **report, int *complete, size_t *violati
         (json_int_t)json_array_size(a->orphans), "violations", (json_int_t)viol, "certificates",
         "total", (json_int_t)a->ncerts, "matched", (json_int_t)matched, "unmatched",
         (json_int_t)unmatched, "rejected", (json_int_t)rejected);
-    sessions = certs = NULL; /* stolen by json_pack, even when it fails */
+    sessions = certs = policy = NULL; /* stolen by json_pack, even when it fails */
     if (!doc)
         return bx_error_set(err, BX_EIO, NULL, "out of memory building the report");
     *report = doc;
@@ -230,7 +230,8 @@ int bx_audit_report(bx_audit *a, json_t **report, int *complete, size_t *violati
 oom:
     json_decref(sessions);
     json_decref(certs);
-    return bx_error_set(err, BX_EIO, NULL, "out of memory building the report");
+    json_decref(policy);
+    return bx_error_set(err, BX_ENOMEM, NULL, "out of memory building the report");
 }
 
 /* ---- reading a report back --------------------------------------------------------- */

@@ -17,6 +17,7 @@ int cli_exit_for(int code)
         return EXIT_USAGE;
     case BX_EIO:
     case BX_EENV:
+    case BX_ENOMEM:
         return EXIT_ENV;
     default:
         return EXIT_REJECT;
@@ -168,6 +169,13 @@ void cli_print_failed_findings(FILE *f, const char *name, const bx_verify_result
         fputs(", observed ", f);
         put_json(f, json_object_get(x, "observed"));
         fputs(")\n", f);
+    }
+    if (res->lacks[0]) {
+        fprintf(f, "    hint: this fails only on what predicate v%u does not carry (", res->lacks_version);
+        cli_put_safe(f, res->lacks);
+        fprintf(f, "): the policy is for newer certificates; a gate that must accept v%u ones "
+                   "names a profile of that release (strict@%u)\n",
+                res->lacks_version, res->lacks_version);
     }
 }
 

@@ -17,63 +17,48 @@ static const char help[] =
     "Exit: 0 shown, 1 the session cannot be attested (not running, changed, unfaithful\n"
     "data), 2 usage error, 3 engine unreachable.\n";
 
-/* One row: label, JSON pointer under /predicate, key of the sources map (NULL: engine). */
+/* The rows: every fact of the containment table (schema/containment.c), in its order, then
+ * what the session and the image say. */
+typedef struct {
+    char label[64], ptr[96];
+    const char *source; /* key of the sources map; NULL: the engine's, as configured */
+    int list;           /* one entry a line (writeSurface, mounts) */
+} row;
+
 static const struct {
-    const char *label, *ptr, *source;
-} rows[] = {
-    {"runtime.name", "/containment/runtime/name", "runtime"},
-    {"runtime.path", "/containment/runtime/path", "runtime"},
-    {"runtime.args", "/containment/runtime/args", "runtime"},
-    {"network.mode", "/containment/network/mode", "network.mode"},
-    {"network.internal", "/containment/network/internal", "network.internal"},
-    {"network.interfaces", "/containment/network/interfaces", "network.interfaces"},
-    {"network.ports", "/containment/network/ports", "network.ports"},
-    {"rootfs.readOnly", "/containment/rootfs/readOnly", "rootfs.readOnly"},
-    {"capabilities.effective", "/containment/capabilities/effective", "capabilities"},
-    {"capabilities.permitted", "/containment/capabilities/permitted", "capabilities"},
-    {"capabilities.inheritable", "/containment/capabilities/inheritable", "capabilities"},
-    {"capabilities.ambient", "/containment/capabilities/ambient", "capabilities"},
-    {"capabilities.bounding", "/containment/capabilities/bounding", "capabilities"},
-    {"capabilities.add", "/containment/capabilities/add", NULL},
-    {"capabilities.drop", "/containment/capabilities/drop", NULL},
-    {"noNewPrivileges", "/containment/noNewPrivileges", "noNewPrivileges"},
-    {"seccomp.mode", "/containment/seccomp/mode", "seccomp.mode"},
-    {"seccomp.profile", "/containment/seccomp/profile", "seccomp.profile"},
-    {"seccomp.profileSha256", "/containment/seccomp/profileSha256", "seccomp.profileSha256"},
-    {"apparmor", "/containment/apparmor", "apparmor"},
-    {"selinux", "/containment/selinux", "selinux"},
-    {"privileged", "/containment/privileged", "privileged"},
-    {"user.spec", "/containment/user/spec", "user.spec"},
-    {"user.uids", "/containment/user/uids", "user.ids"},
-    {"user.gids", "/containment/user/gids", "user.ids"},
-    {"user.groups", "/containment/user/groups", "user.ids"},
-    {"namespaces.pid", "/containment/namespaces/pid", "namespaces.pid"},
-    {"namespaces.ipc", "/containment/namespaces/ipc", "namespaces.ipc"},
-    {"namespaces.uts", "/containment/namespaces/uts", "namespaces.uts"},
-    {"namespaces.net", "/containment/namespaces/net", "namespaces.net"},
-    {"namespaces.user", "/containment/namespaces/user", "namespaces.user"},
-    {"namespaces.cgroup", "/containment/namespaces/cgroup", "namespaces.cgroup"},
-    {"resources.memoryBytes", "/containment/resources/memoryBytes", "resources.memoryBytes"},
-    {"resources.memorySwapBytes", "/containment/resources/memorySwapBytes",
-     "resources.memorySwapBytes"},
-    {"resources.pidsLimit", "/containment/resources/pidsLimit", "resources.pidsLimit"},
-    {"resources.nanoCpus", "/containment/resources/nanoCpus", "resources.nanoCpus"},
-    {"resources.cpuShares", "/containment/resources/cpuShares", "resources.cpuShares"},
-    {"resources.cpuQuota", "/containment/resources/cpuQuota", "resources.cpuQuota"},
-    {"resources.cpuPeriod", "/containment/resources/cpuPeriod", "resources.cpuPeriod"},
-    {"resources.cgroupParent", "/containment/resources/cgroupParent", "resources.cgroupParent"},
-    {"writeSurface", "/containment/writeSurface", "writeSurface"},
-    {"mounts", "/containment/mounts", "mounts"},
-    {"devices.allowAll", "/containment/devices/allowAll", "devices.allowAll"},
-    {"devices.devices", "/containment/devices/devices", "devices.devices"},
-    {"devices.cgroupRules", "/containment/devices/cgroupRules", "devices.devices"},
-    {"maskedPaths", "/containment/maskedPaths", "maskedPaths"},
-    {"readonlyPaths", "/containment/readonlyPaths", "readonlyPaths"},
-    {"session.restartPolicy", "/session/restartPolicy", NULL},
-    {"session.execCount", "/session/execCount", NULL},
-    {"image.id", "/image/id", NULL},
-    {"image.ref", "/image/ref", NULL},
+    const char *label, *ptr;
+} trailing[] = {
+    {"session.restartPolicy", "/session/restartPolicy"},
+    {"session.execCount", "/session/execCount"},
+    {"image.id", "/image/id"},
+    {"image.ref", "/image/ref"},
 };
+
+/* Calls fn for each row; stops at the first that returns non-zero. */
+static int each_row(int (*fn)(const row *r, void *arg), void *arg)
+{
+    row r;
+    int rc;
+    for (const bx_containment_row *c = bx_containment; c->name; c++)
+        for (const bx_fact *f = c->facts; f->path; f++) {
+            snprintf(r.label, sizeof r.label, "%s%s%s", c->name, *f->path ? "." : "", f->path);
+            snprintf(r.ptr, sizeof r.ptr, "/containment/%s%s%s", c->name, *f->path ? "/" : "",
+                     f->path);
+            r.source = f->source;
+            r.list = c->shape->kind == BX_K_ARRAY && c->shape->item->kind == BX_K_OBJECT;
+            if ((rc = fn(&r, arg)) != 0)
+                return rc;
+        }
+    for (size_t i = 0; i < sizeof trailing / sizeof trailing[0]; i++) {
+        snprintf(r.label, sizeof r.label, "%s", trailing[i].label);
+        snprintf(r.ptr, sizeof r.ptr, "%s", trailing[i].ptr);
+        r.source = NULL;
+        r.list = 0;
+        if ((rc = fn(&r, arg)) != 0)
+            return rc;
+    }
+    return 0;
+}
 
 static const json_t *at(const json_t *root, const char *ptr)
 {
@@ -148,6 +133,26 @@ static void put_list(FILE *f, const char *label, const json_t *list, const char 
     }
 }
 
+struct text_arg {
+    FILE *f;
+    const bx_collection *c;
+};
+
+static int text_row(const row *r, void *arg)
+{
+    struct text_arg *ta = arg;
+    const json_t *v = at(ta->c->predicate, r->ptr);
+    const char *src = source_of(ta->c->sources, r->source);
+    if (r->list) {
+        put_list(ta->f, r->label, v, src);
+        return 0;
+    }
+    fprintf(ta->f, "  %-26s ", r->label);
+    put_value(ta->f, v);
+    fprintf(ta->f, "  [%s]\n", src);
+    return 0;
+}
+
 static void text(FILE *f, const bx_collection *c)
 {
     const json_t *p = c->predicate, *d;
@@ -167,17 +172,8 @@ static void text(FILE *f, const bx_collection *c)
     cli_put_safe(f, c->why);
     fputs("\n\n", f);
     fprintf(f, "  %-26s %s  [%s]\n", "FIELD", "VALUE", "SOURCE");
-    for (i = 0; i < sizeof rows / sizeof rows[0]; i++) {
-        const json_t *v = at(p, rows[i].ptr);
-        const char *src = source_of(c->sources, rows[i].source);
-        if (!strcmp(rows[i].label, "writeSurface") || !strcmp(rows[i].label, "mounts")) {
-            put_list(f, rows[i].label, v, src);
-            continue;
-        }
-        fprintf(f, "  %-26s ", rows[i].label);
-        put_value(f, v);
-        fprintf(f, "  [%s]\n", src);
-    }
+    struct text_arg ta = {f, c};
+    each_row(text_row, &ta);
     if (json_is_object(at(p, "/evidence/sandbox"))) {
         fputs("\n  sandbox (the sentry's own readings): ", f);
         put_value(f, at(p, "/evidence/sandbox"));
@@ -210,17 +206,31 @@ static void text(FILE *f, const bx_collection *c)
     }
 }
 
+struct json_arg {
+    json_t *fields;
+    const bx_collection *c;
+};
+
+static int json_row(const row *r, void *arg)
+{
+    struct json_arg *ja = arg;
+    const json_t *v = at(ja->c->predicate, r->ptr);
+    return json_array_append_new(ja->fields,
+                                 json_pack("{s:s,s:O,s:s}", "field", r->label, "value",
+                                           v ? v : json_null(), "source",
+                                           source_of(ja->c->sources, r->source)));
+}
+
 static int json_out(const bx_collection *c)
 {
     json_t *fields = json_array(), *doc;
     char *s;
     int rc = EXIT_PASS;
 
-    for (size_t i = 0; fields && i < sizeof rows / sizeof rows[0]; i++) {
-        const json_t *v = at(c->predicate, rows[i].ptr);
-        json_array_append_new(fields, json_pack("{s:s,s:O,s:s}", "field", rows[i].label, "value",
-                                                v ? v : json_null(), "source",
-                                                source_of(c->sources, rows[i].source)));
+    struct json_arg ja = {fields, c};
+    if (!fields || each_row(json_row, &ja) != 0) {
+        json_decref(fields);
+        fields = NULL;
     }
     doc = json_pack("{s:O,s:s,s:o,s:O,s:O}", "session", at(c->predicate, "/session"), "why", c->why,
                     "fields", fields, "evidence", at(c->predicate, "/evidence"), "predicate",

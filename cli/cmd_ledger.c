@@ -306,7 +306,7 @@ static int ledger_add(const args *a, bx_ledger *l, const bx_policy *p, int argc,
     if (lrc == BX_EDENIED) {
         /* Show why, as verify would; nothing was stored. */
         report *rep = NULL;
-        if (report_open(&rep, FMT_TEXT, stdout, "ledger add", "", cli_colour(stdout)) == 0) {
+        if (report_open(&rep, FMT_TEXT, stdout, "ledger add", NULL, cli_colour(stdout)) == 0) {
             for (size_t i = 0; i < c.n; i++)
                 report_result(rep, c.names[i], 0, &items[i].res);
             report_close(rep);
@@ -336,18 +336,20 @@ out:
 static int ledger_report(const args *a, bx_ledger *l, const bx_policy *p, int show)
 {
     bx_error err;
-    char policy_sha[65];
+    json_t *policy_id = NULL;
     bx_atomic *atomic = NULL;
     FILE *out = stdout;
     report *rep = NULL;
     bx_ledger_summary sum = {0};
     int rc = 0;
 
-    if (bx_jcs_sha256_hex(p->effective, policy_sha, &err) != 0)
+    if (!(policy_id = bx_policy_identity(p, &err)))
         return cli_report(a->policy, &err);
-    if (a->output && bx_atomic_open(a->output, 0644, &atomic, &out, &err) != 0)
+    if (a->output && bx_atomic_open(a->output, 0644, &atomic, &out, &err) != 0) {
+        json_decref(policy_id);
         return cli_report(a->output, &err);
-    if (report_open(&rep, a->fmt, out, show ? "ledger show" : "ledger verify", policy_sha,
+    }
+    if (report_open(&rep, a->fmt, out, show ? "ledger show" : "ledger verify", policy_id,
                     !a->output && cli_colour(stdout)) != 0) {
         rc = EXIT_ENV;
         goto out;
@@ -384,6 +386,7 @@ static int ledger_report(const args *a, bx_ledger *l, const bx_policy *p, int sh
     }
 out:
     bx_atomic_abort(atomic);
+    json_decref(policy_id);
     return rc;
 }
 

@@ -536,7 +536,7 @@ int cmd_verify(int argc, char **argv)
     long v = 0;
     bx_policy *p = NULL;
     bx_error err;
-    char policy_sha[65];
+    json_t *policy_id = NULL;
     bx_atomic *atomic = NULL;
     FILE *out = NULL;
     report_format fmt = FMT_TEXT;
@@ -598,7 +598,7 @@ int cmd_verify(int argc, char **argv)
     }
     if ((rc = cli_load_policy(policy_arg, keys.v, keys.n, threshold, &p)) != 0)
         goto out;
-    if (bx_jcs_sha256_hex(p->effective, policy_sha, &err) != 0) {
+    if (!(policy_id = bx_policy_identity(p, &err))) {
         rc = cli_report(policy_arg, &err);
         goto out;
     }
@@ -613,7 +613,7 @@ int cmd_verify(int argc, char **argv)
     }
     if (!output)
         out = stdout;
-    if (report_open(&r->rep, fmt, out, "verify", policy_sha, !output && cli_colour(stdout))) {
+    if (report_open(&r->rep, fmt, out, "verify", policy_id, !output && cli_colour(stdout))) {
         rc = EXIT_ENV;
         goto out;
     }
@@ -659,6 +659,7 @@ out:
     free(keys.v);
     free(labels.v);
     bx_policy_free(p);
+    json_decref(policy_id);
     if (JCACHE) {
         json_set_alloc_funcs(malloc, free);
         jc_release();

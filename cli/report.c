@@ -9,6 +9,7 @@ struct report {
     FILE *spool; /* junit test cases */
     const char *tool;
     char policy_sha[65];
+    json_t *policy; /* the policy's identity (bx_policy_identity) */
     int colour;
     size_t n, failed, cases, case_failures;
     json_t *rules; /* sarif: rule ids seen */
@@ -155,6 +156,16 @@ static void json_result(report *r, const char *name, const bx_verify_result *res
                           res->certificate_id[0] ? res->certificate_id : NULL, "verdict",
                           res->pass ? "pass" : "fail", "session", session ? session : json_null(),
                           "image", image, "findings", res->findings);
+    if (o && res->lacks[0]) {
+        json_t *members = json_array();
+        char buf[sizeof res->lacks], *save = NULL;
+        snprintf(buf, sizeof buf, "%s", res->lacks);
+        for (char *m = strtok_r(buf, ", ", &save); members && m; m = strtok_r(NULL, ", ", &save))
+            json_array_append_new(members, json_string(m));
+        json_object_set_new(o, "lacks",
+                            json_pack("{s:i,s:o}", "predicateVersion", (int)res->lacks_version,
+                                      "members", members ? members : json_array()));
+    }
     char *s = o ? json_dumps(o, JSON_COMPACT) : NULL;
     fprintf(r->f, "%s%s", r->n > 1 ? "," : "", s ? s : "null");
     free(s);
@@ -259,27 +270,30 @@ static void github_result(report *r, const char *file, size_t line, const bx_ver
 
 /* ---- open, result, close ------------------------------------------------------- */
 
-int report_open(report **out, report_format fmt, FILE *f, const char *tool, const char *policy_sha,
+int report_open(report **out, report_format fmt, FILE *f, const char *tool, const json_t *policy,
                 int colour)
 {
     report *r = calloc(1, sizeof *r);
+    const char *policy_sha = json_string_value(json_object_get(policy, "sha256"));
     if (!r)
         return -1;
+    r->policy = policy ? json_incref((json_t *)policy) : json_object();
     r->fmt = fmt;
     r->f = f;
     r->tool = tool;
     r->colour = colour && fmt == FMT_TEXT;
-    snprintf(r->policy_sha, sizeof r->policy_sha, "%s", policy_sha);
-    if (fmt == FMT_JUNIT && !(r->spool = tmpfile())) {
+    snprintf(r->policy_sha, sizeof r->policy_sha, "%s", policy_sha ? policy_sha : "");
+    if (!r->policy || (fmt == FMT_JUNIT && !(r->spool = tmpfile())) ||
+        (fmt == FMT_SARIF && !(r->rules = json_object()))) {
+        json_decref(r->policy);
         free(r);
         return -1;
     }
-    if (fmt == FMT_SARIF && !(r->rules = json_object())) {
-        free(r);
-        return -1;
+    if (fmt == FMT_JSON) {
+        char *pol = json_dumps(r->policy, JSON_COMPACT);
+        fprintf(f, "{\"version\":1,\"policy\":%s,\"results\":[", pol ? pol : "{}");
+        free(pol);
     }
-    if (fmt == FMT_JSON)
-        fprintf(f, "{\"version\":1,\"policy\":{\"sha256\":\"%s\"},\"results\":[", r->policy_sha);
     else if (fmt == FMT_SARIF)
         fputs("{\"$schema\":\"https://json.schemastore.org/sarif-2.1.0.json\",\"version\":\"2.1.0\","
               "\"runs\":[{\"results\":[",
@@ -346,9 +360,14 @@ int report_close(report *r)
         json_t *tool = json_pack("{s:{s:s, s:s, s:o}}", "driver", "name", "boxcert", "version",
                                  BOXCERT_VERSION, "rules", rules);
         char *s = tool ? json_dumps(tool, JSON_COMPACT) : NULL;
-        fprintf(r->f, "],\"tool\":%s,\"properties\":{\"policySha256\":\"%s\",\"total\":%zu,"
-                      "\"passed\":%zu,\"failed\":%zu}}]}\n",
-                s ? s : "{}", r->policy_sha, r->n, passed, r->failed);
+        const char *pname = json_string_value(json_object_get(r->policy, "name"));
+        json_t *pn = json_string(pname ? pname : "");
+        char *pq = pn ? json_dumps(pn, JSON_ENCODE_ANY) : NULL;
+        fprintf(r->f, "],\"tool\":%s,\"properties\":{\"policy\":%s,\"policySha256\":\"%s\","
+                      "\"total\":%zu,\"passed\":%zu,\"failed\":%zu}}]}\n",
+                s ? s : "{}", pq ? pq : "\"\"", r->policy_sha, r->n, passed, r->failed);
+        free(pq);
+        json_decref(pn);
         free(s);
         json_decref(tool);
         break;
@@ -359,6 +378,7 @@ int report_close(report *r)
     if (r->spool)
         fclose(r->spool);
     json_decref(r->rules);
+    json_decref(r->policy);
     free(r);
     return rc;
 }

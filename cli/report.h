@@ -13,8 +13,9 @@ typedef struct report report;
 
 /* Parse a --format value ("text", "json", "junit", "sarif", "github"). */
 int report_parse_format(const char *s, report_format *out);
-/* Start a report on out (borrowed). tool: "verify", "ledger verify", ... */
-int report_open(report **out, report_format fmt, FILE *f, const char *tool, const char *policy_sha,
+/* Start a report on out (borrowed). tool: "verify", "ledger verify", ...; policy: the
+ * policy's identity (bx_policy_identity; a reference is taken), NULL when there is none. */
+int report_open(report **out, report_format fmt, FILE *f, const char *tool, const json_t *policy,
                 int colour);
 /* One result: the input file (or commit) and, for JSON Lines bundles and notes, the
  * line (0 when none). */

@@ -30,6 +30,7 @@ enum {
     BX_EIO = -6,          /* I/O error, unsafe path */
     BX_EENV = -7,         /* environment: engine unreachable or lost */
     BX_ECONFIG = -8,      /* a configuration input (policy, key, flag) is unusable */
+    BX_ENOMEM = -9,       /* an allocation failed (an environment error: exit 3) */
 };
 
 typedef struct {
@@ -171,6 +172,14 @@ int bx_sign(EVP_PKEY *key, const void *msg, size_t len, unsigned char **sig, siz
  * of exactly 64 bytes. */
 int bx_verify_sig(EVP_PKEY *key, bx_sigenc enc, const void *msg, size_t len,
                   const unsigned char *sig, size_t siglen, bx_error *err) BX_WUR;
+
+/* ---- quantities (units.c) ---------------------------------------------------- */
+
+/* A size \d+(Ki|Mi|Gi)? in bytes (at most 2^53, no leading zeros). 0, or -1 when invalid. */
+int bx_size_parse(const char *s, int64_t *bytes);
+/* A CPU count written as a decimal "0.5", "2", "1.25" (at most 9 fraction digits, no sign,
+ * no exponent, no leading zeros, above 0) in nano-CPUs. 0, or -1 when invalid. */
+int bx_cpus_parse(const char *s, int64_t *nano);
 
 /* ---- strict YAML ----------------------------------------------------------- */
 

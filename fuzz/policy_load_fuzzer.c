@@ -4,7 +4,7 @@
  * the language reached), and its effective policy must load back to itself. Relative key
  * files resolve against a folder that does not exist. */
 #include "bx_policy.h"
-#include "policy_statement.h"
+#include "policy_statement.h" /* generated from fixtures/base (fuzz/CMakeLists.txt) */
 
 #include <stdint.h>
 #include <string.h>

@@ -22,7 +22,8 @@ typedef struct {
 typedef struct {
     json_t *effective;  /* owned: the effective policy after extends/merge, in the
                          * language's own form (sizes and durations as written) */
-    char source[256];   /* file path or "profile:NAME" */
+    char source[256];   /* file path or "profile:NAME@VERSION" */
+    char profile[64];   /* the built-in profile it is or extends, resolved ("strict@2"), or "" */
     bx_trust_key *keys; /* owned */
     size_t nkeys;
     int threshold;      /* trust.threshold, default 1 */
@@ -30,8 +31,10 @@ typedef struct {
     int64_t clock_skew; /* seconds; default 300 */
 } bx_policy;
 
-/* Load a policy from a file, or a built-in profile by name when arg names one and no
- * file of that name exists. Errors are BX_ECONFIG with err->where "file:line:col".
+/* Load a built-in profile when arg is written as one (NAME or NAME@VERSION: never a file;
+ * a file of that name in the working directory is an error, BX_ECONFIG naming it: write
+ * ./NAME for the file), else the policy file arg. Errors are BX_ECONFIG with err->where
+ * "file:line:col".
  * Caller owns *out (bx_policy_free). trust.threshold above the number of keys the
  * policy lists is an error; a policy listing no keys (keys given with --key) leaves
  * that check to verification. */
@@ -39,15 +42,30 @@ int bx_policy_load(const char *arg, bx_policy **out, bx_error *err) BX_WUR;
 /* Load from memory; name is used in messages and for relative key paths (its folder). */
 int bx_policy_load_buffer(const char *buf, size_t len, const char *name, bx_policy **out,
                           bx_error *err) BX_WUR;
+/* What reports say of the policy: {"name": the built-in profile as resolved ("strict@2") or the
+ * file as given, "extends": the profile it stands on, resolved, or null, "sha256": the SHA-256
+ * of the JCS of the effective policy}. Caller owns; NULL with err when out of memory. */
+json_t *bx_policy_identity(const bx_policy *p, bx_error *err);
 /* Add a trusted key from a PEM file (--key). A key equal (EVP_PKEY_eq) to one the
  * policy already lists is ignored. */
 int bx_policy_add_key_file(bx_policy *p, const char *path, bx_error *err) BX_WUR;
 void bx_policy_free(bx_policy *p);
 
-/* Names of the built-in profiles ("strict", "gvisor", "cis-docker"), NULL-terminated; the
- * YAML text of one (borrowed, embedded from policy/profiles/NAME.yaml), or NULL (also for
- * a NULL name). The text is a policy file: `extends: NAME` and loading NAME both use it. */
+/* The built-in profiles: names ("strict", "gvisor", "cis-docker"), NULL-terminated. Each has
+ * versions 1 .. BX_POLICY_PROFILE_LATEST, written NAME@VERSION; a released version is frozen
+ * forever (strict@1 is the first release's strict), the latest is in development until its
+ * release; a bare NAME means the latest. */
+#define BX_POLICY_PROFILE_LATEST 2
 extern const char *const bx_policy_profiles[];
+/* NAME or NAME@VERSION -> "NAME@VERSION" into out; -1 when it names no built-in profile. */
+int bx_policy_profile_resolve(const char *name, char *out, size_t n);
+/* 1 when arg is written as a profile name: a built-in NAME, alone or with "@..." (whether
+ * or not that version exists). Such an argument is never a file (bx_policy_load). */
+int bx_policy_profile_named(const char *arg);
+/* The YAML text of a profile, NAME or NAME@VERSION (borrowed, embedded from policy/profiles/
+ * NAME@VERSION.yaml), or NULL (also for a NULL name). The text is a policy file: `extends:
+ * NAME` and loading NAME both use it. Inside profile NAME@N, a bare `extends: OTHER` means
+ * OTHER@N. */
 const char *bx_policy_profile_text(const char *name);
 
 /* Context of an evaluation. */
@@ -69,6 +87,12 @@ typedef struct {
  * statement has no predicate object; any predicate, however malformed, evaluates. */
 int bx_policy_eval(const bx_policy *p, const json_t *statement, const bx_eval_ctx *ctx,
                    json_t *findings, bx_error *err) BX_WUR;
+/* bx_policy_eval that also appends to lacking (an array, may be NULL), for each finding that
+ * is unknown only because the statement's predicate version does not carry a member the rule
+ * reads, {"rule": ..., "member": "containment.sysctls"}: a policy for a newer version judging
+ * an older certificate (docs/policy.md, "Versions"). */
+int bx_policy_eval_ex(const bx_policy *p, const json_t *statement, const bx_eval_ctx *ctx,
+                      json_t *findings, json_t *lacking, bx_error *err) BX_WUR;
 
 /* Append a finding (helper shared with verify/). expected/observed are stolen
  * (may be NULL -> JSON null). */

@@ -27,18 +27,9 @@ int bxp_path_under(const char *path, const char *base)
 /* ---- capabilities ----------------------------------------------------------------- */
 
 /* Docker 20.10's default capability set (certificate.md, "Engine defaults"). */
-static const char *const docker_default_caps[] = {
-    "AUDIT_WRITE", "CHOWN",      "DAC_OVERRIDE", "FOWNER", "FSETID",           "KILL",
-    "MKNOD",       "NET_RAW",    "SETFCAP",      "SETGID", "NET_BIND_SERVICE", "SETPCAP",
-    "SETUID",      "SYS_CHROOT", NULL,
-};
-
 int bxp_default_cap(const char *name)
 {
-    for (const char *const *c = docker_default_caps; name && *c; c++)
-        if (strcmp(*c, name) == 0)
-            return 1;
-    return 0;
+    return bx_cap_is_docker_default(name);
 }
 
 /* ---- namespaces, user, resources, devices ------------------------------------------ */

@@ -763,7 +763,7 @@ static void eval_limit(const bxp_ev *e, const char *rule, const char *key, const
     if (!p)
         return;
     if (json_is_string(p))
-        bxp_size_parse(json_string_value(p), &max);
+        bx_size_parse(json_string_value(p), &max);
     else
         max = json_integer_value(p);
     if (json_is_string(p))
@@ -793,7 +793,7 @@ static void eval_cpus(const bxp_ev *e)
     int64_t max = 0, have;
     char m[32], h[32];
 
-    if (!p || bxp_cpus_parse(json_string_value(p), &max) != 0)
+    if (!p || bx_cpus_parse(json_string_value(p), &max) != 0)
         return;
     fmt_cpus(max, m);
     if (!json_is_object(res)) {
@@ -841,7 +841,7 @@ static void surface_verdict(const json_t *writable, const char *const *wpaths, c
         fs = json_string_value(json_object_get(s, "fsType"));
         size = json_object_get(s, "sizeBytes");
         if (!max || !(strcmp(kind, "tmpfs") == 0 || (fs && strcmp(fs, "tmpfs") == 0)) ||
-            bxp_size_parse(max, &limit) != 0) {
+            bx_size_parse(max, &limit) != 0) {
             why[0] = '\0';
             return;
         }
@@ -1165,12 +1165,108 @@ static void eval_requested(const bxp_ev *e)
             json_object_size(want));
 }
 
+/* ---- members a predicate version lacks ------------------------------------------------ */
+
+/* 1 when member (dotted, below the predicate) is one the statement's version does not carry:
+ * the rule's finding is then unknown for that reason alone, and is noted in e->lacking. */
+static int lacks(const bxp_ev *e, const char *rule, const char *member)
+{
+    if (!e->version || !bx_predicate_version_lacks(e->version, member))
+        return 0;
+    if (e->lacking)
+        json_array_append_new(e->lacking, json_pack("{s:s,s:s}", "rule", rule, "member", member));
+    return 1;
+}
+
+/* ---- sysctls -------------------------------------------------------------------------- */
+
+/* allow: every sysctl the engine set is listed; pin: each named one holds that value in the
+ * session's namespaces, read back from the kernel (the engine's word is not enough). */
+static void eval_sysctls(const bxp_ev *e)
+{
+    const json_t *want = pol(e, "containment.sysctls");
+    const json_t *allow = json_object_get(want, "allow"), *pin = json_object_get(want, "pin");
+    const json_t *have = bxp_seen(e->cont, "sysctls"), *v;
+    const char *name, *status = "pass";
+    json_t *bad = json_object();
+    char list[LIST_MAX] = "", why[MSG_MAX] = "";
+    size_t nbad = 0, o = 0;
+
+    if (!want) {
+        json_decref(bad);
+        return;
+    }
+    if (!json_is_object(have)) {
+        json_decref(bad);
+        if (lacks(e, "containment.sysctls", "containment.sysctls"))
+            add(e, "containment.sysctls", "unknown", share(want), json_null(),
+                "sysctls are not in predicate v%u (a member of v2 and later): the policy needs "
+                "a newer certificate",
+                e->version);
+        else
+            add(e, "containment.sysctls", "unknown", share(want), json_null(),
+                "sysctls not observed");
+        return;
+    }
+    json_object_foreach((json_t *)have, name, v)
+    {
+        if (!json_is_string(json_object_get(v, "engine")) ||
+            (allow && in_list(allow, name)) || !allow)
+            continue;
+        nbad++;
+        json_object_set(bad, name, (json_t *)v);
+        o += (size_t)snprintf(list + o, o < sizeof list ? sizeof list - o : 0, "%s%s",
+                              o ? ", " : "", name);
+    }
+    if (nbad) {
+        status = "fail";
+        snprintf(why, sizeof why, "the engine set sysctls the policy does not allow: %s", list);
+    }
+    o = 0;
+    list[0] = '\0';
+    json_object_foreach((json_t *)pin, name, v)
+    {
+        const json_t *entry = json_object_get(have, name);
+        const char *kernel = json_string_value(json_object_get(entry, "kernel"));
+        if (kernel && bx_sysctl_value_equal(kernel, json_string_value(v)))
+            continue;
+        nbad += kernel != NULL;
+        json_object_set(bad, name, entry ? (json_t *)entry : json_null());
+        o += (size_t)snprintf(list + o, o < sizeof list ? sizeof list - o : 0, "%s%s %s", o ? ", " : "",
+                              name, kernel ? "differs" : "not read back");
+    }
+    if (o) {
+        size_t w = strlen(why);
+        snprintf(why + w, sizeof why - w, "%spinned sysctls: %s", w ? "; " : "", list);
+        if (strcmp(status, "fail") != 0)
+            status = nbad ? "fail" : "unknown";
+    }
+    if (strcmp(status, "pass") == 0)
+        add(e, "containment.sysctls", status, share(want), share(have),
+            "%zu sysctl(s): every one the engine set is allowed, every pinned value holds",
+            json_object_size(have));
+    else
+        add(e, "containment.sysctls", status, share(want), bad, "%s", why);
+    if (strcmp(status, "pass") == 0)
+        json_decref(bad);
+}
+
 /* ==== evaluation ============================================================= */
 
 int bx_policy_eval(const bx_policy *p, const json_t *statement, const bx_eval_ctx *ctx,
                    json_t *findings, bx_error *err)
 {
-    bxp_ev e = {.p = p, .st = statement, .findings = findings};
+    return bx_policy_eval_ex(p, statement, ctx, findings, NULL, err);
+}
+
+int bx_policy_eval_ex(const bx_policy *p, const json_t *statement, const bx_eval_ctx *ctx,
+                      json_t *findings, json_t *lacking, bx_error *err)
+{
+    bxp_ev e = {.p = p,
+                .st = statement,
+                .findings = findings,
+                .version = bx_statement_version(statement),
+                .lacking = json_is_array(lacking) ? lacking : NULL};
 
     if (!json_is_array(findings))
         return bx_error_set(err, BX_EINVAL, NULL, "findings must be an array");
@@ -1213,6 +1309,7 @@ int bx_policy_eval(const bx_policy *p, const json_t *statement, const bx_eval_ct
     eval_devices(&e);
     eval_cgroup_parent(&e);
     eval_restart(&e);
+    eval_sysctls(&e);
     eval_evidence_level(&e);
     eval_discrepancies(&e);
     eval_requested(&e);

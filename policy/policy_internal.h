@@ -6,45 +6,9 @@
 
 #include "bx_policy.h"
 
-/* How a scalar is read; every type is decided by the key's place, never by YAML 1.1. */
-typedef enum {
-    BXP_BOOL,     /* plain true | false -> JSON bool */
-    BXP_INT,      /* plain \d+ within [min, max] -> JSON integer */
-    BXP_SIZE,     /* \d+(Ki|Mi|Gi)? -> kept as written */
-    BXP_DURATION, /* bx_duration_parse -> kept as written */
-    BXP_DECIMAL,  /* \d+(\.\d{1,9})?, above 0 -> kept as written (a string) */
-    BXP_STRING,   /* one line, no control characters */
-    BXP_TEXT,     /* any text (inline PEM) */
-    BXP_TIME,     /* RFC 3339 UTC, bx_time_parse -> kept as written */
-    BXP_STRLIST,  /* list of BXP_STRING */
-    BXP_INTLIST,  /* list of BXP_INT */
-    BXP_MAP,      /* mapping with the members in sub */
-    BXP_MAPLIST,  /* list of mappings with the members in sub */
-} bxp_type;
-
-/* Extra check of one string value: 0 when fine, else a short reason in why. */
-typedef int (*bxp_check_fn)(const char *s, char *why, size_t whylen);
-
-typedef struct bxp_key {
-    const char *name; /* NULL ends a table */
-    bxp_type type;
-    const struct bxp_key *sub;  /* BXP_MAP, BXP_MAPLIST */
-    const char *const *choices; /* BXP_STRING, BXP_STRLIST: allowed values, or NULL */
-    bxp_check_fn check;         /* BXP_STRING, BXP_STRLIST: or NULL */
-    long long min, max;         /* BXP_INT, BXP_INTLIST */
-    int required;               /* a member the enclosing mapping must have */
-    int unique;                 /* BXP_STRLIST, BXP_INTLIST: no item twice */
-} bxp_key;
-
 /* The top-level mapping of the language. */
-extern const bxp_key bxp_schema;
+extern const bx_shape bxp_schema;
 
-/* Parse a size \d+(Ki|Mi|Gi)? into bytes (<= 2^53). 0 on success, -1 when invalid. */
-int bxp_size_parse(const char *s, int64_t *bytes);
-/* Parse a CPU count written as a decimal "0.5", "2", "1.25" (at most 9 fraction digits,
- * no sign, no exponent, no leading zeros, above 0) into nano-CPUs (<= 2^53).
- * 0 on success, -1 when invalid. */
-int bxp_cpus_parse(const char *s, int64_t *nano);
 /* Parse a semantic version "x.y.z" (each a decimal without leading zeros), optionally
  * followed by "-prerelease" and/or "+build". v[3] is 1 when there is a pre-release.
  * 0 on success, -1 when invalid. */
@@ -117,6 +81,8 @@ typedef struct {
     const json_t *pcont; /* the policy's containment section (most rules), or NULL */
     int64_t now;
     json_t *findings;
+    unsigned version; /* the statement's predicate version (0: not one this release knows) */
+    json_t *lacking;  /* optional: rules unknown only for a member that version lacks */
 } bxp_ev;
 
 /* Append a CIS finding: rule "cis.<id>" with "cis": id. expected/observed are stolen. */

@@ -35,22 +35,6 @@ static const char *snip(const char *s, char *out, size_t n)
     return out;
 }
 
-static const char *describe(const bx_yaml_doc *doc, const char *ptr, const json_t *v, char *out,
-                            size_t n)
-{
-    char s[SNIP_MAX];
-    if (json_is_null(v))
-        snprintf(out, n, "null");
-    else if (json_is_object(v))
-        snprintf(out, n, "a mapping");
-    else if (json_is_array(v))
-        snprintf(out, n, "a list");
-    else
-        snprintf(out, n, "%s\"%s\"", bx_yaml_quoted(doc, ptr) ? "quoted " : "",
-                 snip(json_string_value(v), s, sizeof s));
-    return out;
-}
-
 static void ptr_child(char *out, size_t n, const char *parent, const char *key)
 {
     size_t o = (size_t)snprintf(out, n, "%s/", parent);
@@ -70,276 +54,9 @@ static void ptr_index(char *out, size_t n, const char *parent, size_t i)
     snprintf(out, n, "%s/%zu", parent, i);
 }
 
-/* "/trust/keys/0/file" -> "trust.keys[0].file" for messages; "" -> "policy". */
 static const char *dotted(const char *ptr, char *out, size_t n)
 {
-    size_t o = 0;
-    if (!*ptr)
-        snprintf(out, n, "policy");
-    for (const char *c = ptr; *c && o + 8 < n; c++) {
-        if (*c == '/') {
-            int index = c[1] >= '0' && c[1] <= '9';
-            o += (size_t)snprintf(out + o, n - o, "%s", index ? "[" : o ? "." : "");
-            if (index) {
-                size_t d = strspn(c + 1, "0123456789");
-                o += (size_t)snprintf(out + o, n - o, "%.*s]", (int)d, c + 1);
-                c += d;
-            }
-        } else if (*c == '~') {
-            out[o++] = c[1] == '1' ? '/' : '~';
-            c += c[1] ? 1 : 0;
-        } else {
-            out[o++] = (unsigned char)*c < 0x20 ? '?' : *c;
-        }
-    }
-    if (*ptr)
-        out[o < n ? o : n - 1] = '\0';
-    return out;
-}
-
-/* ---- typing: YAML strings -> typed JSON by their place in the schema -------- */
-
-typedef struct {
-    const bx_yaml_doc *doc;
-    bx_error *err;
-} tctx;
-
-static int type_node(const tctx *t, const char *ptr, const bxp_key *k, const json_t *v,
-                     json_t **out);
-
-static int wrong(const tctx *t, const char *ptr, const json_t *v, const char *want)
-{
-    char d[SNIP_MAX + 16], dp[160];
-    return bx_yaml_error(t->doc, ptr, t->err, BX_ECONFIG, "%s: expected %s, found %s",
-                         dotted(ptr, dp, sizeof dp), want, describe(t->doc, ptr, v, d, sizeof d));
-}
-
-static int is_plain_string(const tctx *t, const char *ptr, const json_t *v)
-{
-    return json_is_string(v) && !bx_yaml_quoted(t->doc, ptr);
-}
-
-static int type_bool(const tctx *t, const char *ptr, const bxp_key *k, const json_t *v,
-                     json_t **out)
-{
-    const char *s = json_string_value(v);
-    (void)k;
-    if (!is_plain_string(t, ptr, v) || (strcmp(s, "true") != 0 && strcmp(s, "false") != 0))
-        return wrong(t, ptr, v, "true or false");
-    *out = json_boolean(strcmp(s, "true") == 0);
-    return 0;
-}
-
-static int type_int(const tctx *t, const char *ptr, const bxp_key *k, const json_t *v, json_t **out)
-{
-    const char *s = json_string_value(v);
-    size_t n = s ? strspn(s, "0123456789") : 0;
-    long long x = 0;
-    char dp[160];
-
-    if (!is_plain_string(t, ptr, v) || n == 0 || s[n] || n > 16 || (s[0] == '0' && n > 1))
-        return wrong(t, ptr, v, "an integer");
-    for (size_t i = 0; i < n; i++)
-        x = x * 10 + (s[i] - '0');
-    if (x < k->min || x > k->max)
-        return bx_yaml_error(t->doc, ptr, t->err, BX_ECONFIG, "%s: must be %s %lld, found %lld",
-                             dotted(ptr, dp, sizeof dp), x < k->min ? "at least" : "at most",
-                             x < k->min ? k->min : k->max, x);
-    *out = json_integer(x);
-    return 0;
-}
-
-static int type_string(const tctx *t, const char *ptr, const bxp_key *k, const json_t *v,
-                       json_t **out)
-{
-    const char *s = json_string_value(v);
-    char why[128], sn[SNIP_MAX], dp[160];
-
-    if (!s || !*s)
-        return wrong(t, ptr, v, "a non-empty string");
-    for (const char *c = s; k->type != BXP_TEXT && *c; c++)
-        if ((unsigned char)*c < 0x20 || *c == 0x7f)
-            return wrong(t, ptr, v, "one line of text");
-    if (k->choices) {
-        const char *const *c = k->choices;
-        while (*c && strcmp(*c, s) != 0)
-            c++;
-        if (!*c) {
-            size_t o = 0;
-            why[0] = '\0';
-            for (c = k->choices; *c && o < sizeof why; c++)
-                o += (size_t)snprintf(why + o, sizeof why - o, "%s%s", c == k->choices ? "" : ", ",
-                                      *c);
-            return bx_yaml_error(t->doc, ptr, t->err, BX_ECONFIG, "%s: \"%s\" is not one of: %s",
-                                 dotted(ptr, dp, sizeof dp), snip(s, sn, sizeof sn), why);
-        }
-    }
-    if (k->check && k->check(s, why, sizeof why) != 0)
-        return bx_yaml_error(t->doc, ptr, t->err, BX_ECONFIG, "%s: invalid value \"%s\": %s",
-                             dotted(ptr, dp, sizeof dp), snip(s, sn, sizeof sn), why);
-    *out = json_string(s);
-    return 0;
-}
-
-/* Sizes, durations, CPU counts and times: checked, kept as written. */
-static int type_measure(const tctx *t, const char *ptr, const bxp_key *k, const json_t *v,
-                        json_t **out)
-{
-    const char *s = json_string_value(v);
-    bx_error e = {0};
-    int64_t x;
-    char sn[SNIP_MAX], dp[160];
-
-    if (!s)
-        return wrong(t, ptr, v, "a string");
-    if (k->type == BXP_SIZE && bxp_size_parse(s, &x) != 0)
-        return bx_yaml_error(t->doc, ptr, t->err, BX_ECONFIG,
-                             "%s: invalid size \"%s\": want \\d+(Ki|Mi|Gi)?",
-                             dotted(ptr, dp, sizeof dp), snip(s, sn, sizeof sn));
-    if (k->type == BXP_DURATION && bx_duration_parse(s, &x, &e) != 0)
-        return bx_yaml_error(t->doc, ptr, t->err, BX_ECONFIG, "%s: %s", dotted(ptr, dp, sizeof dp),
-                             e.msg);
-    if (k->type == BXP_DECIMAL && bxp_cpus_parse(s, &x) != 0)
-        return bx_yaml_error(t->doc, ptr, t->err, BX_ECONFIG,
-                             "%s: invalid CPU count \"%s\": want a decimal above 0 such as "
-                             "\"0.5\" or \"2\" (at most 9 decimals)",
-                             dotted(ptr, dp, sizeof dp), snip(s, sn, sizeof sn));
-    if (k->type == BXP_TIME && bx_time_parse(s, 0, &x, &e) != 0)
-        return bx_yaml_error(t->doc, ptr, t->err, BX_ECONFIG, "%s: %s", dotted(ptr, dp, sizeof dp),
-                             e.msg);
-    *out = json_string(s);
-    return 0;
-}
-
-static int type_list(const tctx *t, const char *ptr, const bxp_key *k, const json_t *v,
-                     json_t **out)
-{
-    bxp_key item = *k;
-    json_t *list = NULL, *x = NULL;
-    char p[PTR_MAX];
-    int rc = 0;
-
-    if (!json_is_array(v))
-        return wrong(t, ptr, v, "a list");
-    item.type = k->type == BXP_STRLIST ? BXP_STRING : k->type == BXP_INTLIST ? BXP_INT : BXP_MAP;
-    list = json_array();
-    for (size_t i = 0; list && i < json_array_size(v); i++) {
-        ptr_index(p, sizeof p, ptr, i);
-        rc = type_node(t, p, &item, json_array_get(v, i), &x);
-        if (rc)
-            goto out;
-        for (size_t j = 0; k->unique && j < json_array_size(list); j++) {
-            if (json_equal(json_array_get(list, j), x)) {
-                char dp[160];
-                json_decref(x);
-                rc = bx_yaml_error(t->doc, p, t->err, BX_ECONFIG, "%s: listed twice (as item %zu)",
-                                   dotted(p, dp, sizeof dp), j);
-                goto out;
-            }
-        }
-        if (json_array_append_new(list, x) != 0)
-            break;
-    }
-    if (!list || json_array_size(list) != json_array_size(v)) {
-        rc = bx_yaml_error(t->doc, ptr, t->err, BX_ECONFIG, "out of memory");
-        goto out;
-    }
-    *out = list;
-    list = NULL;
-out:
-    json_decref(list);
-    return rc;
-}
-
-static const bxp_key *find_member(const bxp_key *sub, const char *name)
-{
-    for (; sub && sub->name; sub++)
-        if (strcmp(sub->name, name) == 0)
-            return sub;
-    return NULL;
-}
-
-static int type_map(const tctx *t, const char *ptr, const bxp_key *k, const json_t *v, json_t **out)
-{
-    json_t *map = NULL, *x = NULL;
-    const char *name;
-    json_t *val;
-    char p[PTR_MAX], sn[SNIP_MAX];
-    int rc = 0;
-
-    if (!json_is_object(v))
-        return wrong(t, ptr, v, "a mapping");
-    map = json_object();
-    json_object_foreach((json_t *)v, name, val)
-    {
-        const bxp_key *m = find_member(k->sub, name);
-        ptr_child(p, sizeof p, ptr, name);
-        if (!m) {
-            rc = bx_yaml_key_error(t->doc, p, t->err, BX_ECONFIG, "unknown key '%s'",
-                                   snip(name, sn, sizeof sn));
-            goto out;
-        }
-        rc = type_node(t, p, m, val, &x);
-        if (rc)
-            goto out;
-        if (json_object_set_new(map, name, x) != 0) { /* x is freed even then */
-            rc = bx_yaml_error(t->doc, ptr, t->err, BX_ECONFIG, "out of memory");
-            goto out;
-        }
-    }
-    for (const bxp_key *m = k->sub; m && m->name; m++) {
-        char dp[160];
-        if (m->required && !json_object_get(map, m->name)) {
-            rc = bx_yaml_error(t->doc, ptr, t->err, BX_ECONFIG, "%s: missing key '%s'",
-                               dotted(ptr, dp, sizeof dp), m->name);
-            goto out;
-        }
-    }
-    *out = map;
-    map = NULL;
-out:
-    json_decref(map);
-    return rc;
-}
-
-static int type_node(const tctx *t, const char *ptr, const bxp_key *k, const json_t *v,
-                     json_t **out)
-{
-    char dp[160];
-    int rc;
-    *out = NULL;
-    switch (k->type) {
-    case BXP_BOOL:
-        rc = type_bool(t, ptr, k, v, out);
-        break;
-    case BXP_INT:
-        rc = type_int(t, ptr, k, v, out);
-        break;
-    case BXP_STRING:
-    case BXP_TEXT:
-        rc = type_string(t, ptr, k, v, out);
-        break;
-    case BXP_SIZE:
-    case BXP_DURATION:
-    case BXP_DECIMAL:
-    case BXP_TIME:
-        rc = type_measure(t, ptr, k, v, out);
-        break;
-    case BXP_STRLIST:
-    case BXP_INTLIST:
-    case BXP_MAPLIST:
-        rc = type_list(t, ptr, k, v, out);
-        break;
-    case BXP_MAP:
-        rc = type_map(t, ptr, k, v, out);
-        break;
-    default:
-        rc = bx_yaml_error(t->doc, ptr, t->err, BX_ECONFIG, "%s: no such type",
-                           dotted(ptr, dp, sizeof dp));
-    }
-    if (rc == 0 && !*out)
-        rc = bx_yaml_error(t->doc, ptr, t->err, BX_ECONFIG, "out of memory");
-    return rc;
+    return bx_pointer_dotted(ptr, "policy", out, n);
 }
 
 /* ---- trust keys ---------------------------------------------------------------- */
@@ -449,7 +166,8 @@ typedef struct {
     json_t *typed;      /* owned: typed document, merged with what it extends */
     bx_trust_key *keys; /* owned */
     size_t nkeys;
-    int has_keys; /* trust.keys given */
+    int has_keys;       /* trust.keys given */
+    char profile[64];   /* the profile it extends, resolved ("strict@2"), or "" */
 } part;
 
 static void free_keys(bx_trust_key *keys, size_t n)
@@ -547,34 +265,52 @@ static int check_threshold(const bx_yaml_doc *doc, const part *pt, bx_error *err
 }
 
 static int load_part(const char *buf, size_t len, const char *name, const char *folder, int level,
-                     part *out, bx_error *err);
+                     unsigned in_version, part *out, bx_error *err);
 
-/* Lay pt over the profile it extends (if any). */
-static int extend(const bx_yaml_doc *doc, int level, part *pt, bx_error *err)
+/* The version N of a resolved profile name NAME@N. */
+static unsigned profile_version(const char *resolved)
+{
+    const char *at = strchr(resolved, '@');
+    return at ? (unsigned)strtoul(at + 1, NULL, 10) : 0;
+}
+
+/* Lay pt over the profile it extends (if any). Inside profile NAME@N (in_version N) a bare
+ * name means that profile's version N, elsewhere the latest; the resolved name replaces what
+ * was written, so the effective policy says which version it extends. */
+static int extend(const bx_yaml_doc *doc, int level, unsigned in_version, part *pt, bx_error *err)
 {
     const char *name = json_string_value(json_object_get(pt->typed, "extends"));
-    const char *text = bx_policy_profile_text(name);
-    char src[64];
+    char want[80], resolved[64], src[80];
+    const char *text;
     part base = {0};
     json_t *merged = NULL;
     int rc = 0;
 
     if (!name)
         return 0;
+    if (in_version && !strchr(name, '@'))
+        snprintf(want, sizeof want, "%s@%u", name, in_version);
+    else
+        snprintf(want, sizeof want, "%s", name);
+    text = bx_policy_profile_resolve(want, resolved, sizeof resolved) == 0
+               ? bxp_profile_file(resolved)
+               : NULL;
     if (level >= EXTENDS_MAX || !text)
         return bx_yaml_error(doc, "/extends", err, BX_ECONFIG, "extends: %s",
                              text ? "nested too deeply" : "no such profile");
-    snprintf(src, sizeof src, "profile:%s", name);
-    rc = load_part(text, strlen(text), src, ".", level + 1, &base, err);
+    snprintf(src, sizeof src, "profile:%s", resolved);
+    rc = load_part(text, strlen(text), src, ".", level + 1, profile_version(resolved), &base, err);
     if (rc)
         goto out;
     merged = merge(base.typed, pt->typed);
-    if (!merged) {
-        rc = bx_yaml_error(doc, "", err, BX_ECONFIG, "out of memory");
+    if (!merged || json_object_set_new(merged, "extends", json_string(resolved)) != 0) {
+        rc = bx_yaml_error(doc, "", err, BX_ENOMEM, "out of memory");
         goto out;
     }
     json_decref(pt->typed);
     pt->typed = merged;
+    merged = NULL;
+    snprintf(pt->profile, sizeof pt->profile, "%s", resolved);
     if (!pt->has_keys) {
         pt->keys = base.keys;
         pt->nkeys = base.nkeys;
@@ -583,27 +319,27 @@ static int extend(const bx_yaml_doc *doc, int level, part *pt, bx_error *err)
         base.nkeys = 0;
     }
 out:
+    json_decref(merged);
     part_free(&base);
     return rc;
 }
 
 static int load_part(const char *buf, size_t len, const char *name, const char *folder, int level,
-                     part *out, bx_error *err)
+                     unsigned in_version, part *out, bx_error *err)
 {
     bx_yaml_doc doc = {0};
     part pt = {0};
     int rc = bx_yaml_load(buf, len, name, BX_POLICY_MAX_DEPTH, BX_POLICY_MAX_EVENTS, &doc, err);
-    tctx t = {&doc, err};
 
     if (rc)
         goto out;
-    rc = type_node(&t, "", &bxp_schema, doc.root, &pt.typed);
+    rc = bx_shape_type_yaml(&bxp_schema, &doc, "policy", "", doc.root, 0, &pt.typed, err);
     if (rc == 0)
         rc = check_version(&doc, pt.typed, err);
     if (rc == 0)
         rc = load_keys(&doc, folder, &pt, err);
     if (rc == 0)
-        rc = extend(&doc, level, &pt, err);
+        rc = extend(&doc, level, in_version, &pt, err);
     if (rc == 0)
         rc = check_threshold(&doc, &pt, err);
     if (rc == 0) {
@@ -679,8 +415,8 @@ static void folder_of(const char *name, char *out, size_t n)
         snprintf(out, n, "%.*s", (int)(slash - name), name);
 }
 
-int bx_policy_load_buffer(const char *buf, size_t len, const char *name, bx_policy **out,
-                          bx_error *err)
+static int load_buffer(const char *buf, size_t len, const char *name, const char *profile,
+                       bx_policy **out, bx_error *err)
 {
     bx_policy *p = NULL;
     part pt = {0};
@@ -695,15 +431,16 @@ int bx_policy_load_buffer(const char *buf, size_t len, const char *name, bx_poli
         goto out;
     }
     folder_of(name, folder, sizeof folder);
-    rc = load_part(buf, len, name, folder, 0, &pt, err);
+    rc = load_part(buf, len, name, folder, 0, profile ? profile_version(profile) : 0, &pt, err);
     if (rc)
         goto out;
     p = calloc(1, sizeof *p);
     if (!p) {
-        rc = bx_error_set(err, BX_ECONFIG, name, "out of memory");
+        rc = bx_error_set(err, BX_ENOMEM, name, "out of memory");
         goto out;
     }
     snprintf(p->source, sizeof p->source, "%s", name);
+    snprintf(p->profile, sizeof p->profile, "%s", profile ? profile : pt.profile);
     rc = finish(p, &pt, err);
     if (rc)
         goto out;
@@ -713,6 +450,12 @@ out:
     part_free(&pt);
     bx_policy_free(p);
     return rc;
+}
+
+int bx_policy_load_buffer(const char *buf, size_t len, const char *name, bx_policy **out,
+                          bx_error *err)
+{
+    return load_buffer(buf, len, name, NULL, out, err);
 }
 
 /* A file that cannot be used is a configuration error, whatever the reason. */
@@ -726,19 +469,29 @@ static int as_config(bx_error *err)
 int bx_policy_load(const char *arg, bx_policy **out, bx_error *err)
 {
     struct stat st;
-    char *buf = NULL, src[64];
+    char *buf = NULL, src[80], resolved[64];
     size_t len = 0;
-    const char *text;
     int rc;
 
     *out = NULL;
-    if (stat(arg, &st) != 0 && (errno == ENOENT || errno == ENOTDIR)) {
-        text = bx_policy_profile_text(arg);
-        if (!text)
-            return bx_error_set(err, BX_ECONFIG, arg, "no such file or profile");
-        snprintf(src, sizeof src, "profile:%s", arg);
-        return bx_policy_load_buffer(text, strlen(text), src, out, err);
+    if (bx_policy_profile_named(arg)) {
+        /* a profile name is never a file: a file of that name beside the gate (a pull
+         * request could add one) is refused, not read */
+        if (bx_policy_profile_resolve(arg, resolved, sizeof resolved) != 0)
+            return bx_error_set(err, BX_ECONFIG, arg,
+                                "no such built-in profile version (versions 1 to %d)",
+                                BX_POLICY_PROFILE_LATEST);
+        if (lstat(arg, &st) == 0)
+            return bx_error_set(err, BX_ECONFIG, arg,
+                                "names a built-in profile, and a file of that name is in the "
+                                "working directory: write ./%s to use the file",
+                                arg);
+        snprintf(src, sizeof src, "profile:%s", resolved);
+        const char *text = bxp_profile_file(resolved);
+        return load_buffer(text, strlen(text), src, resolved, out, err);
     }
+    if (stat(arg, &st) != 0 && (errno == ENOENT || errno == ENOTDIR))
+        return bx_error_set(err, BX_ECONFIG, arg, "no such file or profile");
     rc = bx_read_file(arg, BX_POLICY_MAX_SIZE, 0, &buf, &len, err);
     if (rc) {
         rc = as_config(err);
@@ -748,6 +501,22 @@ int bx_policy_load(const char *arg, bx_policy **out, bx_error *err)
 out:
     free(buf);
     return rc;
+}
+
+json_t *bx_policy_identity(const bx_policy *p, bx_error *err)
+{
+    char sha[65];
+    const char *ext = json_string_value(json_object_get(p->effective, "extends"));
+    int is_profile = strncmp(p->source, "profile:", 8) == 0;
+    json_t *id;
+
+    if (bx_jcs_sha256_hex(p->effective, sha, err) != 0)
+        return NULL;
+    id = json_pack("{s:s,s:s?,s:s}", "name", is_profile ? p->source + 8 : p->source, "extends",
+                   ext, "sha256", sha);
+    if (!id)
+        bx_error_set(err, BX_ENOMEM, NULL, "out of memory");
+    return id;
 }
 
 int bx_policy_add_key_file(bx_policy *p, const char *path, bx_error *err)

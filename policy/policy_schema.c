@@ -24,31 +24,6 @@ static int check_keyid(const char *s, char *why, size_t n)
     return -1;
 }
 
-/* Linux capabilities 0..40, without the CAP_ prefix (as the predicate names them). */
-/* clang-format off */
-static const char *const cap_names[] = {
-    "CHOWN", "DAC_OVERRIDE", "DAC_READ_SEARCH", "FOWNER", "FSETID", "KILL", "SETGID", "SETUID",
-    "SETPCAP", "LINUX_IMMUTABLE", "NET_BIND_SERVICE", "NET_BROADCAST", "NET_ADMIN", "NET_RAW",
-    "IPC_LOCK", "IPC_OWNER", "SYS_MODULE", "SYS_RAWIO", "SYS_CHROOT", "SYS_PTRACE", "SYS_PACCT",
-    "SYS_ADMIN", "SYS_BOOT", "SYS_NICE", "SYS_RESOURCE", "SYS_TIME", "SYS_TTY_CONFIG", "MKNOD",
-    "LEASE", "AUDIT_WRITE", "AUDIT_CONTROL", "SETFCAP", "MAC_OVERRIDE", "MAC_ADMIN", "SYSLOG",
-    "WAKE_ALARM", "BLOCK_SUSPEND", "AUDIT_READ", "PERFMON", "BPF", "CHECKPOINT_RESTORE", NULL,
-};
-/* clang-format on */
-
-static int check_cap(const char *s, char *why, size_t n)
-{
-    if (strncmp(s, "CAP_", 4) == 0) {
-        snprintf(why, n, "write capability names without CAP_");
-        return -1;
-    }
-    for (const char *const *c = cap_names; *c; c++)
-        if (strcmp(*c, s) == 0)
-            return 0;
-    snprintf(why, n, "unknown capability");
-    return -1;
-}
-
 /* none, host, bridge, internal, container, or a network name as Docker allows it. */
 static int check_network(const char *s, char *why, size_t n)
 {
@@ -116,199 +91,182 @@ static int check_seccomp(const char *s, char *why, size_t n)
     return -1;
 }
 
-/* ---- the schema -------------------------------------------------------------- */
+/* A built-in profile, by name (the latest) or name@version. */
+static int check_profile(const char *s, char *why, size_t n)
+{
+    char resolved[64];
+    if (bx_policy_profile_resolve(s, resolved, sizeof resolved) == 0)
+        return 0;
+    snprintf(why, n, "no such built-in profile (profiles: strict, gvisor, cis-docker, each "
+                     "also as NAME@VERSION)");
+    return -1;
+}
+
+/* ---- the language ------------------------------------------------------------ */
 
 static const char *const sigenc_choices[] = {"der", "p1363", NULL};
 static const char *const benchmark_choices[] = {"cis-docker-1.6", NULL};
 static const char *const lsm_choices[] = {"required", "any", NULL};
-static const char *const ns_choices[] = {"pid", "ipc", "uts", "net", "user", "cgroup", NULL};
 static const char *const userns_choices[] = {"any", "remapped", NULL};
-static const char *const kind_choices[] = {"rootfs", "tmpfs", "bind", "volume", "engine", NULL};
 static const char *const access_choices[] = {"any", "rw", NULL};
 static const char *const devices_choices[] = {"none", "any", NULL};
-static const char *const level_choices[] = {"engine", "engine+kernel", "engine+runtime", NULL};
 static const char *const discrepancy_choices[] = {"deny", "warn", NULL};
 
-static const bxp_key trust_key_members[] = {
-    {.name = "file", .type = BXP_STRING},
-    {.name = "pem", .type = BXP_TEXT},
-    {.name = "name", .type = BXP_STRING},
-    {.name = "keyid", .type = BXP_STRING, .check = check_keyid},
-    {.name = "sigEncoding", .type = BXP_STRING, .choices = sigenc_choices},
-    {.name = "notBefore", .type = BXP_TIME},
-    {.name = "notAfter", .type = BXP_TIME},
-    {.name = "revoked", .type = BXP_BOOL},
+#define SHAPE(...) (&(const bx_shape){__VA_ARGS__})
+#define WORD SHAPE(.kind = BX_K_STRING, .fmt = BX_F_LINE)
+#define WORD_CHECK(fn) SHAPE(.kind = BX_K_STRING, .fmt = BX_F_LINE, .check = (fn))
+#define CHOICE(c) SHAPE(.kind = BX_K_STRING, .fmt = BX_F_LINE, .choices = (c))
+#define FMT(f) SHAPE(.kind = BX_K_STRING, .fmt = (f))
+#define BOOL SHAPE(.kind = BX_K_BOOL)
+#define INT(lo, hi) SHAPE(.kind = BX_K_INT, .min = (lo), .max = (hi))
+#define MAP(m) SHAPE(.kind = BX_K_OBJECT, .members = (m))
+#define LIST(it) SHAPE(.kind = BX_K_ARRAY, .item = (it))
+#define SET(it) SHAPE(.kind = BX_K_ARRAY, .item = (it), .unique = 1)
+#define REQ BX_M_REQUIRED
+
+/* Members are written {name, shape} or {name, shape, flags}. */
+#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
+
+static const bx_member trust_key_members[] = {
+    {"file", WORD},
+    {"pem", FMT(BX_F_BLOCK)},
+    {"name", WORD},
+    {"keyid", WORD_CHECK(check_keyid)},
+    {"sigEncoding", CHOICE(sigenc_choices)},
+    {"notBefore", FMT(BX_F_TIME)},
+    {"notAfter", FMT(BX_F_TIME)},
+    {"revoked", BOOL},
     {0},
 };
 
-static const bxp_key trust_members[] = {
-    {.name = "keys", .type = BXP_MAPLIST, .sub = trust_key_members},
-    {.name = "threshold", .type = BXP_INT, .min = 1, .max = 1000},
+static const bx_member trust_members[] = {
+    {"keys", LIST(MAP(trust_key_members))},
+    {"threshold", INT(1, 1000)},
     {0},
 };
 
-static const bxp_key certificate_members[] = {
-    {.name = "maxAge", .type = BXP_DURATION},
-    {.name = "clockSkew", .type = BXP_DURATION},
-    {.name = "maxCollectionDelay", .type = BXP_DURATION},
+static const bx_member certificate_members[] = {
+    {"maxAge", FMT(BX_F_DURATION)},
+    {"clockSkew", FMT(BX_F_DURATION)},
+    {"maxCollectionDelay", FMT(BX_F_DURATION)},
     {0},
 };
 
-static const bxp_key collector_members[] = {
-    {.name = "minVersion", .type = BXP_STRING, .check = check_semver},
+static const bx_member collector_members[] = {
+    {"minVersion", WORD_CHECK(check_semver)},
     {0},
 };
 
-static const bxp_key images_members[] = {
-    {.name = "pins", .type = BXP_STRLIST, .check = check_pin, .unique = 1},
-    {.name = "requireCollectorPin", .type = BXP_BOOL},
+static const bx_member images_members[] = {
+    {"pins", SET(WORD_CHECK(check_pin))},
+    {"requireCollectorPin", BOOL},
     {0},
 };
 
-static const bxp_key source_members[] = {
-    {.name = "required", .type = BXP_BOOL},
+static const bx_member source_members[] = {
+    {"required", BOOL},
     {0},
 };
 
-static const bxp_key capabilities_members[] = {
-    {.name = "allow", .type = BXP_STRLIST, .check = check_cap, .unique = 1},
+static const bx_member capabilities_members[] = {
+    {"allow", SET(SHAPE(.kind = BX_K_CAP))},
     {0},
 };
 
-static const bxp_key seccomp_members[] = {
-    {.name = "allow", .type = BXP_STRLIST, .check = check_seccomp, .unique = 1},
+static const bx_member seccomp_members[] = {
+    {"allow", SET(WORD_CHECK(check_seccomp))},
     {0},
 };
 
-static const bxp_key user_members[] = {
-    {.name = "nonRoot", .type = BXP_BOOL},
-    {.name = "uids", .type = BXP_INTLIST, .min = 0, .max = 4294967294LL, .unique = 1},
+static const bx_member user_members[] = {
+    {"nonRoot", BOOL},
+    {"uids", SET(INT(0, 4294967294LL))},
     {0},
 };
 
-static const bxp_key namespaces_members[] = {
-    {.name = "host", .type = BXP_STRLIST, .choices = ns_choices, .unique = 1},
+static const bx_member namespaces_members[] = {
+    {"host", SET(CHOICE(bx_namespace_names))},
     {0},
 };
 
-static const bxp_key resources_members[] = {
-    {.name = "memoryMax", .type = BXP_SIZE},
-    {.name = "pidsMax", .type = BXP_INT, .min = 1, .max = 4194304},
-    {.name = "cpusMax", .type = BXP_DECIMAL},
+static const bx_member resources_members[] = {
+    {"memoryMax", FMT(BX_F_SIZE)},
+    {"pidsMax", INT(1, 4194304)},
+    {"cpusMax", FMT(BX_F_DECIMAL)},
     {0},
 };
 
-static const bxp_key writable_members[] = {
-    {.name = "path", .type = BXP_STRING, .check = check_path, .required = 1},
-    {.name = "kinds", .type = BXP_STRLIST, .choices = kind_choices, .required = 1, .unique = 1},
-    {.name = "maxSize", .type = BXP_SIZE},
+static const bx_member writable_members[] = {
+    {"path", WORD_CHECK(check_path), REQ},
+    {"kinds", SET(CHOICE(bx_surface_kinds)), REQ},
+    {"maxSize", FMT(BX_F_SIZE)},
     {0},
 };
 
-static const bxp_key forbidden_members[] = {
-    {.name = "source", .type = BXP_STRING, .check = check_path, .required = 1},
-    {.name = "access", .type = BXP_STRING, .choices = access_choices, .required = 1},
+static const bx_member forbidden_members[] = {
+    {"source", WORD_CHECK(check_path), REQ},
+    {"access", CHOICE(access_choices), REQ},
     {0},
 };
 
-static const bxp_key containment_members[] = {
-    {.name = "network", .type = BXP_STRLIST, .check = check_network, .unique = 1},
-    {.name = "publishedPorts", .type = BXP_BOOL},
-    {.name = "readOnlyRootfs", .type = BXP_BOOL},
-    {.name = "capabilities", .type = BXP_MAP, .sub = capabilities_members},
-    {.name = "noNewPrivileges", .type = BXP_BOOL},
-    {.name = "seccomp", .type = BXP_MAP, .sub = seccomp_members},
-    {.name = "apparmor", .type = BXP_STRING, .choices = lsm_choices},
-    {.name = "selinux", .type = BXP_STRING, .choices = lsm_choices},
-    {.name = "privileged", .type = BXP_BOOL},
-    {.name = "runtimes", .type = BXP_STRLIST, .check = check_name, .unique = 1},
-    {.name = "user", .type = BXP_MAP, .sub = user_members},
-    {.name = "namespaces", .type = BXP_MAP, .sub = namespaces_members},
-    {.name = "userns", .type = BXP_STRING, .choices = userns_choices},
-    {.name = "resources", .type = BXP_MAP, .sub = resources_members},
-    {.name = "writable", .type = BXP_MAPLIST, .sub = writable_members},
-    {.name = "forbiddenMounts", .type = BXP_MAPLIST, .sub = forbidden_members},
-    {.name = "devices", .type = BXP_STRING, .choices = devices_choices},
-    {.name = "mountPropagationShared", .type = BXP_BOOL},
-    {.name = "cgroupParentDefault", .type = BXP_BOOL},
-    {.name = "restartMaxRetries", .type = BXP_INT, .min = 0, .max = 1000000},
+static const bx_member sysctls_members[] = {
+    {"allow", SET(FMT(BX_F_SYSCTL))},
+    {"pin", SHAPE(.kind = BX_K_MAP, .fmt = BX_F_SYSCTL, .item = WORD)},
     {0},
 };
 
-static const bxp_key evidence_members[] = {
-    {.name = "accept", .type = BXP_STRLIST, .choices = level_choices, .unique = 1},
-    {.name = "discrepancies", .type = BXP_STRING, .choices = discrepancy_choices},
+static const bx_member containment_members[] = {
+    {"network", SET(WORD_CHECK(check_network))},
+    {"publishedPorts", BOOL},
+    {"readOnlyRootfs", BOOL},
+    {"capabilities", MAP(capabilities_members)},
+    {"noNewPrivileges", BOOL},
+    {"seccomp", MAP(seccomp_members)},
+    {"apparmor", CHOICE(lsm_choices)},
+    {"selinux", CHOICE(lsm_choices)},
+    {"privileged", BOOL},
+    {"runtimes", SET(WORD_CHECK(check_name))},
+    {"user", MAP(user_members)},
+    {"namespaces", MAP(namespaces_members)},
+    {"userns", CHOICE(userns_choices)},
+    {"resources", MAP(resources_members)},
+    {"writable", LIST(MAP(writable_members))},
+    {"forbiddenMounts", LIST(MAP(forbidden_members))},
+    {"devices", CHOICE(devices_choices)},
+    {"mountPropagationShared", BOOL},
+    {"cgroupParentDefault", BOOL},
+    {"restartMaxRetries", INT(0, 1000000)},
+    {"sysctls", MAP(sysctls_members)},
     {0},
 };
 
-static const bxp_key requested_members[] = {
-    {.name = "mustMatch", .type = BXP_BOOL},
+static const bx_member evidence_members[] = {
+    {"accept", SET(CHOICE(bx_evidence_levels))},
+    {"discrepancies", CHOICE(discrepancy_choices)},
     {0},
 };
 
-static const bxp_key top_members[] = {
-    {.name = "version", .type = BXP_INT, .min = 0, .max = BX_JSON_MAX_INT},
-    {.name = "extends", .type = BXP_STRING, .choices = bx_policy_profiles},
-    {.name = "benchmark", .type = BXP_STRING, .choices = benchmark_choices},
-    {.name = "trust", .type = BXP_MAP, .sub = trust_members},
-    {.name = "certificate", .type = BXP_MAP, .sub = certificate_members},
-    {.name = "collector", .type = BXP_MAP, .sub = collector_members},
-    {.name = "images", .type = BXP_MAP, .sub = images_members},
-    {.name = "source", .type = BXP_MAP, .sub = source_members},
-    {.name = "containment", .type = BXP_MAP, .sub = containment_members},
-    {.name = "evidence", .type = BXP_MAP, .sub = evidence_members},
-    {.name = "requested", .type = BXP_MAP, .sub = requested_members},
+static const bx_member requested_members[] = {
+    {"mustMatch", BOOL},
     {0},
 };
 
-const bxp_key bxp_schema = {.name = "policy", .type = BXP_MAP, .sub = top_members};
+static const bx_member top_members[] = {
+    {"version", INT(0, BX_JSON_MAX_INT)},
+    {"extends", WORD_CHECK(check_profile)},
+    {"benchmark", CHOICE(benchmark_choices)},
+    {"trust", MAP(trust_members)},
+    {"certificate", MAP(certificate_members)},
+    {"collector", MAP(collector_members)},
+    {"images", MAP(images_members)},
+    {"source", MAP(source_members)},
+    {"containment", MAP(containment_members)},
+    {"evidence", MAP(evidence_members)},
+    {"requested", MAP(requested_members)},
+    {0},
+};
 
-int bxp_size_parse(const char *s, int64_t *bytes)
-{
-    static const struct {
-        const char *suffix;
-        int64_t mult;
-    } units[] = {{"", 1}, {"Ki", 1024}, {"Mi", 1024 * 1024}, {"Gi", 1024 * 1024 * 1024}};
-    size_t n = strspn(s, "0123456789");
-    int64_t v = 0;
-
-    if (n == 0 || n > 16 || (s[0] == '0' && n > 1))
-        return -1;
-    for (size_t i = 0; i < n; i++)
-        v = v * 10 + (s[i] - '0');
-    for (size_t u = 0; u < sizeof units / sizeof units[0]; u++) {
-        if (strcmp(s + n, units[u].suffix) != 0)
-            continue;
-        if (v > BX_JSON_MAX_INT / units[u].mult)
-            return -1;
-        *bytes = v * units[u].mult;
-        return 0;
-    }
-    return -1;
-}
-
-int bxp_cpus_parse(const char *s, int64_t *nano)
-{
-    size_t n = strspn(s, "0123456789"), f = 0;
-    int64_t whole = 0, frac = 0;
-
-    if (n == 0 || n > 7 || (s[0] == '0' && n > 1))
-        return -1;
-    for (size_t i = 0; i < n; i++)
-        whole = whole * 10 + (s[i] - '0');
-    if (s[n] == '.') {
-        f = strspn(s + n + 1, "0123456789");
-        if (f == 0 || f > 9)
-            return -1;
-        for (size_t i = 0; i < 9; i++)
-            frac = frac * 10 + (i < f ? s[n + 1 + i] - '0' : 0);
-        n += 1 + f;
-    }
-    if (s[n] || (whole == 0 && frac == 0))
-        return -1;
-    *nano = whole * 1000000000 + frac;
-    return 0;
-}
+const bx_shape bxp_schema = {.kind = BX_K_OBJECT, .members = top_members};
 
 /* A decimal without leading zeros into *v; the number of characters read, 0 when none. */
 static size_t semver_part(const char *s, long long *v)

@@ -5,13 +5,33 @@
 
 #include "bx_schema.h"
 
-/* The closed schema of the containment predicate (certificate.md section 3) on a parsed
- * predicate (borrowed): every member present, none unknown, each of its type, enum values,
- * lowercase hex, RFC 3339 times with Z, sorted unordered lists, and the few rules across
- * fields (expiresAt after issuedAt; level engine has no kernel or OCI spec readings).
+/* The comparators of the containment table (compare.c), one per member. */
+bx_cmp bxs_cmp_runtime(const json_t *req, const json_t *c, char *why, size_t n);
+bx_cmp bxs_cmp_network(const json_t *req, const json_t *c, char *why, size_t n);
+bx_cmp bxs_cmp_rootfs(const json_t *req, const json_t *c, char *why, size_t n);
+bx_cmp bxs_cmp_capabilities(const json_t *req, const json_t *c, char *why, size_t n);
+bx_cmp bxs_cmp_nnp(const json_t *req, const json_t *c, char *why, size_t n);
+bx_cmp bxs_cmp_seccomp(const json_t *req, const json_t *c, char *why, size_t n);
+bx_cmp bxs_cmp_apparmor(const json_t *req, const json_t *c, char *why, size_t n);
+bx_cmp bxs_cmp_selinux(const json_t *req, const json_t *c, char *why, size_t n);
+bx_cmp bxs_cmp_privileged(const json_t *req, const json_t *c, char *why, size_t n);
+bx_cmp bxs_cmp_user(const json_t *req, const json_t *c, char *why, size_t n);
+bx_cmp bxs_cmp_namespaces(const json_t *req, const json_t *c, char *why, size_t n);
+bx_cmp bxs_cmp_resources(const json_t *req, const json_t *c, char *why, size_t n);
+bx_cmp bxs_cmp_surface(const json_t *req, const json_t *c, char *why, size_t n);
+bx_cmp bxs_cmp_mounts(const json_t *req, const json_t *c, char *why, size_t n);
+bx_cmp bxs_cmp_devices(const json_t *req, const json_t *c, char *why, size_t n);
+bx_cmp bxs_cmp_masked(const json_t *req, const json_t *c, char *why, size_t n);
+bx_cmp bxs_cmp_ro_paths(const json_t *req, const json_t *c, char *why, size_t n);
+bx_cmp bxs_cmp_sysctls(const json_t *req, const json_t *c, char *why, size_t n);
+
+/* The closed schema of predicate version `version` (certificate.md section 4) on a parsed
+ * predicate (borrowed): every member of that version present, none unknown, each of its type,
+ * enum values, lowercase hex, RFC 3339 times with Z, sorted unordered lists, and the few rules
+ * across fields (expiresAt after issuedAt; level engine has no kernel or OCI spec readings).
  * BX_EINVAL with err->where a JSON pointer relative to the predicate ("/containment/
  * network/mode") and a one-line reason. Does not allocate. */
-int bxs_predicate_check(const json_t *predicate, bx_error *err) BX_WUR;
+int bxs_predicate_check(const json_t *predicate, unsigned version, bx_error *err) BX_WUR;
 
 /* Where the values of some members of one top-level member lie in a canonical document
  * (bxs_json_parse_jcs): as the bytes are their own JCS, each span is the JCS of its value. */

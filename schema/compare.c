@@ -7,7 +7,7 @@
  * selinux a profile or label, a namespace "private" or "host". Anything else cannot be
  * compared: BX_CMP_UNKNOWN, which callers treat as a failure (fail closed), as they treat
  * an effective value that was not observed (null). */
-#include "bx_schema.h"
+#include "bx_schema_int.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -110,7 +110,7 @@ static bx_cmp subset_of(const json_t *eff, const json_t *req, const char *what_w
     return AT_LEAST(why, n);
 }
 
-static bx_cmp cmp_network(const json_t *req, const json_t *c, char *why, size_t n)
+bx_cmp bxs_cmp_network(const json_t *req, const json_t *c, char *why, size_t n)
 {
     static const char *const members[] = {"mode", "internal", "interfaces", "ports", NULL};
     const json_t *net = member(c, "network");
@@ -151,7 +151,7 @@ static bx_cmp cmp_network(const json_t *req, const json_t *c, char *why, size_t 
 
 /* ---- rootfs, privileges ------------------------------------------------------------------- */
 
-static bx_cmp cmp_rootfs(const json_t *req, const json_t *c, char *why, size_t n)
+bx_cmp bxs_cmp_rootfs(const json_t *req, const json_t *c, char *why, size_t n)
 {
     static const char *const members[] = {"readOnly", NULL};
     if (!json_is_object(req) || !only(req, members) || !member(req, "readOnly"))
@@ -159,23 +159,18 @@ static bx_cmp cmp_rootfs(const json_t *req, const json_t *c, char *why, size_t n
     return cmp_bool(member(req, "readOnly"), member(member(c, "rootfs"), "readOnly"), 1, why, n);
 }
 
-static bx_cmp cmp_nnp(const json_t *req, const json_t *c, char *why, size_t n)
+bx_cmp bxs_cmp_nnp(const json_t *req, const json_t *c, char *why, size_t n)
 {
     return cmp_bool(req, member(c, "noNewPrivileges"), 1, why, n);
 }
 
-static bx_cmp cmp_privileged(const json_t *req, const json_t *c, char *why, size_t n)
+bx_cmp bxs_cmp_privileged(const json_t *req, const json_t *c, char *why, size_t n)
 {
     return cmp_bool(req, member(c, "privileged"), 0, why, n);
 }
 
 /* ---- capabilities ------------------------------------------------------------------------ */
 
-static const char *const docker_defaults[] = {
-    "AUDIT_WRITE", "CHOWN",   "DAC_OVERRIDE", "FOWNER",     "FSETID",
-    "KILL",        "MKNOD",   "NET_RAW",      "SETFCAP",    "NET_BIND_SERVICE",
-    "SETGID",      "SETPCAP", "SETUID",       "SYS_CHROOT", NULL,
-};
 
 static int add_all(json_t *out, const json_t *set)
 {
@@ -233,7 +228,7 @@ static json_t *requested_caps(const json_t *req, int *all)
             *all = 1;
         } else {
             if (!listed(drop, ALL))
-                for (const char *const *d = docker_defaults; *d; d++) {
+                for (const char *const *d = bx_cap_docker_defaults; *d; d++) {
                     json_t *name = json_string(*d);
                     int keep = !listed(drop, name);
                     if (keep && json_array_append(out, name) != 0) {
@@ -257,7 +252,7 @@ fail:
     return NULL;
 }
 
-static bx_cmp cmp_capabilities(const json_t *req, const json_t *c, char *why, size_t n)
+bx_cmp bxs_cmp_capabilities(const json_t *req, const json_t *c, char *why, size_t n)
 {
     static const char *const members[] = {"add",     "drop",     "effective",   "permitted",
                                           "ambient", "bounding", "inheritable", NULL};
@@ -289,7 +284,7 @@ static bx_cmp cmp_capabilities(const json_t *req, const json_t *c, char *why, si
 /* ---- seccomp, runtime, LSMs --------------------------------------------------------------- */
 
 /* disabled < custom-unknown < default <= the same pinned profile */
-static bx_cmp cmp_seccomp(const json_t *req, const json_t *c, char *why, size_t n)
+bx_cmp bxs_cmp_seccomp(const json_t *req, const json_t *c, char *why, size_t n)
 {
     static const char *const members[] = {"mode", "profile", "profileSha256", NULL};
     const json_t *sc = member(c, "seccomp");
@@ -333,7 +328,7 @@ static bx_cmp cmp_seccomp(const json_t *req, const json_t *c, char *why, size_t 
 }
 
 /* runsc > runc, crun and any other */
-static bx_cmp cmp_runtime(const json_t *req, const json_t *c, char *why, size_t n)
+bx_cmp bxs_cmp_runtime(const json_t *req, const json_t *c, char *why, size_t n)
 {
     static const char *const members[] = {"name", NULL};
     const char *r = json_is_string(req) ? json_string_value(req) : smember(req, "name");
@@ -365,12 +360,12 @@ static bx_cmp cmp_lsm(const json_t *req, const json_t *lsm, const char *key, cha
     return !strcmp(want, have) ? AT_LEAST(why, n) : WEAKER(why, n, "another one applied");
 }
 
-static bx_cmp cmp_apparmor(const json_t *req, const json_t *c, char *why, size_t n)
+bx_cmp bxs_cmp_apparmor(const json_t *req, const json_t *c, char *why, size_t n)
 {
     return cmp_lsm(req, member(c, "apparmor"), "profile", why, n);
 }
 
-static bx_cmp cmp_selinux(const json_t *req, const json_t *c, char *why, size_t n)
+bx_cmp bxs_cmp_selinux(const json_t *req, const json_t *c, char *why, size_t n)
 {
     return cmp_lsm(req, member(c, "selinux"), "label", why, n);
 }
@@ -409,7 +404,7 @@ static int user_uids(const json_t *user, long long uids[4], size_t *nuids)
 }
 
 /* a listed non-root uid >= any non-root uid > root */
-static bx_cmp cmp_user(const json_t *req, const json_t *c, char *why, size_t n)
+bx_cmp bxs_cmp_user(const json_t *req, const json_t *c, char *why, size_t n)
 {
     static const char *const members[] = {"nonRoot", "uids", NULL};
     const json_t *nonroot = member(req, "nonRoot"), *list = member(req, "uids"), *v;
@@ -460,7 +455,7 @@ static const char *ns_effective(const json_t *c, const char *name)
     return "private";
 }
 
-static bx_cmp cmp_namespaces(const json_t *req, const json_t *c, char *why, size_t n)
+bx_cmp bxs_cmp_namespaces(const json_t *req, const json_t *c, char *why, size_t n)
 {
     static const char *const names[] = {"pid", "ipc", "uts", "net", "user", "cgroup", NULL};
     const char *name;
@@ -509,7 +504,7 @@ int64_t bx_cpu_limit(const json_t *res)
     return limit;
 }
 
-static bx_cmp cmp_resources(const json_t *req, const json_t *c, char *why, size_t n)
+bx_cmp bxs_cmp_resources(const json_t *req, const json_t *c, char *why, size_t n)
 {
     static const char *const limits[] = {"memoryBytes", "memorySwapBytes", "pidsLimit", "cpuShares",
                                          NULL};
@@ -559,7 +554,7 @@ static bx_cmp cmp_resources(const json_t *req, const json_t *c, char *why, size_
 /* ---- write surface, mounts, devices, paths ----------------------------------------------------
  */
 
-static bx_cmp cmp_surface(const json_t *req, const json_t *c, char *why, size_t n)
+bx_cmp bxs_cmp_surface(const json_t *req, const json_t *c, char *why, size_t n)
 {
     const json_t *ws = member(c, "writeSurface"), *e, *r;
     size_t i, j;
@@ -594,7 +589,7 @@ static bx_cmp cmp_surface(const json_t *req, const json_t *c, char *why, size_t 
     return AT_LEAST(why, n);
 }
 
-static bx_cmp cmp_mounts(const json_t *req, const json_t *c, char *why, size_t n)
+bx_cmp bxs_cmp_mounts(const json_t *req, const json_t *c, char *why, size_t n)
 {
     const json_t *list = member(c, "mounts"), *e, *r;
     size_t i, j;
@@ -646,7 +641,7 @@ static int device_within(const json_t *e, const json_t *r)
     return 1;
 }
 
-static bx_cmp cmp_devices(const json_t *req, const json_t *c, char *why, size_t n)
+bx_cmp bxs_cmp_devices(const json_t *req, const json_t *c, char *why, size_t n)
 {
     static const char *const members[] = {"devices", "cgroupRules", "allowAll", NULL};
     const json_t *dev = member(c, "devices"), *e, *r;
@@ -692,51 +687,77 @@ static bx_cmp cmp_paths(const json_t *req, const json_t *eff, char *why, size_t 
     return AT_LEAST(why, n);
 }
 
-static bx_cmp cmp_masked(const json_t *req, const json_t *c, char *why, size_t n)
+bx_cmp bxs_cmp_masked(const json_t *req, const json_t *c, char *why, size_t n)
 {
     return cmp_paths(req, member(c, "maskedPaths"), why, n);
 }
 
-static bx_cmp cmp_ro_paths(const json_t *req, const json_t *c, char *why, size_t n)
+bx_cmp bxs_cmp_ro_paths(const json_t *req, const json_t *c, char *why, size_t n)
 {
     return cmp_paths(req, member(c, "readonlyPaths"), why, n);
 }
 
-/* ---- the table --------------------------------------------------------------------------- */
+/* ---- sysctls ------------------------------------------------------------------------------- */
 
-typedef bx_cmp (*cmp_fn)(const json_t *req, const json_t *c, char *why, size_t n);
-
-static const struct {
+/* Each requested sysctl must have that value in the session's namespaces, read back from the
+ * kernel (the engine's word is not enough: the kernel's is what holds). */
+bx_cmp bxs_cmp_sysctls(const json_t *req, const json_t *c, char *why, size_t n)
+{
+    const json_t *have = member(c, "sysctls"), *v;
     const char *name;
-    cmp_fn fn;
-} fields[] = {
-    {"runtime", cmp_runtime},        {"network", cmp_network},
-    {"rootfs", cmp_rootfs},          {"capabilities", cmp_capabilities},
-    {"noNewPrivileges", cmp_nnp},    {"seccomp", cmp_seccomp},
-    {"apparmor", cmp_apparmor},      {"selinux", cmp_selinux},
-    {"privileged", cmp_privileged},  {"user", cmp_user},
-    {"namespaces", cmp_namespaces},  {"resources", cmp_resources},
-    {"writeSurface", cmp_surface},   {"mounts", cmp_mounts},
-    {"devices", cmp_devices},        {"maskedPaths", cmp_masked},
-    {"readonlyPaths", cmp_ro_paths},
-};
 
-const char *const bx_compare_field_names[] = {
-    "runtime",      "network", "rootfs",     "capabilities", "noNewPrivileges", "seccomp",
-    "apparmor",     "selinux", "privileged", "user",         "namespaces",      "resources",
-    "writeSurface", "mounts",  "devices",    "maskedPaths",  "readonlyPaths",   NULL,
-};
+    if (!json_is_object(req) || json_object_size(req) == 0)
+        return UNKNOWN(why, n, "the request is not a map of sysctl names to values");
+    if (!json_is_object(have))
+        return UNKNOWN(why, n, "sysctls not observed");
+    json_object_foreach((json_t *)req, name, v)
+    {
+        const char *want = json_string_value(v);
+        const char *got = smember(member(have, name), "kernel");
+        if (!want)
+            return UNKNOWN(why, n, "a requested sysctl value is not a string");
+        if (!got)
+            return UNKNOWN(why, n, "a requested sysctl was not read back from the kernel");
+        if (!bx_sysctl_value_equal(want, got))
+            return WEAKER(why, n, "a sysctl with another value than requested");
+    }
+    return AT_LEAST(why, n);
+}
+
+static const char *skip_ws(const char *s)
+{
+    while (*s == ' ' || *s == '\t' || *s == '\n')
+        s++;
+    return s;
+}
+
+/* Two sysctl values alike but for whitespace runs ("0 2147483647" and "0\t2147483647"). */
+int bx_sysctl_value_equal(const char *a, const char *b)
+{
+    a = skip_ws(a);
+    b = skip_ws(b);
+    while (*a && *b) {
+        size_t la = strcspn(a, " \t\n"), lb = strcspn(b, " \t\n");
+        if (la != lb || memcmp(a, b, la) != 0)
+            return 0;
+        a = skip_ws(a + la);
+        b = skip_ws(b + lb);
+    }
+    return !*a && !*b;
+}
+
+/* ---- by name ------------------------------------------------------------------------------- */
 
 bx_cmp bx_compare_field(const char *name, const json_t *requested, const json_t *containment,
                         char *why, size_t whylen)
 {
-    for (size_t i = 0; name && i < sizeof fields / sizeof fields[0]; i++)
-        if (!strcmp(fields[i].name, name)) {
-            if (!requested)
-                return UNKNOWN(why, whylen, "nothing requested");
-            return fields[i].fn(requested, containment, why, whylen);
-        }
-    return UNKNOWN(why, whylen, "not a containment field");
+    const bx_containment_row *row = bx_containment_row_of(name);
+
+    if (!row || !row->compare)
+        return UNKNOWN(why, whylen, "not a containment field");
+    if (!requested)
+        return UNKNOWN(why, whylen, "nothing requested");
+    return row->compare(requested, containment, why, whylen);
 }
 
 bx_cmp bx_compare_containment(const json_t *requested, const json_t *containment,

@@ -172,15 +172,27 @@ int bx_statement_check(const json_t *st, bx_error *err)
     if (!t || strcmp(t, BX_STATEMENT_TYPE) != 0)
         return bx_error_set(err, BX_EUNSUPPORTED, "/_type", "_type is not %s", BX_STATEMENT_TYPE);
     const char *pt = json_string_value(json_object_get(st, "predicateType"));
-    if (!pt || strcmp(pt, BX_PREDICATE_TYPE) != 0)
-        return bx_error_set(err, BX_EUNSUPPORTED, "/predicateType", "predicateType is not %s",
-                            BX_PREDICATE_TYPE);
+    unsigned version = bx_predicate_version(pt);
+    if (version > BX_PREDICATE_LATEST)
+        return bx_error_set(err, BX_EUNSUPPORTED, "/predicateType",
+                            "predicate version v%u is newer than this verifier knows (v1 to v%d): "
+                            "verify it with a newer boxcert",
+                            version, BX_PREDICATE_LATEST);
+    if (version == 0)
+        return bx_error_set(err, BX_EUNSUPPORTED, "/predicateType",
+                            "predicateType is not %s<N>", BX_PREDICATE_TYPE_PREFIX);
     pred = json_object_get(st, "predicate");
     if (!json_is_object(pred))
         return bx_error_set(err, BX_EINVAL, "/predicate", "predicate must be an object");
-    if ((rc = bxs_predicate_check(pred, err)) != 0) {
+    if ((rc = bxs_predicate_check(pred, version, err)) != 0) {
         bx_json_where_push(err, "predicate", 9);
         return rc;
     }
     return check_subjects(st, err);
+}
+
+unsigned bx_statement_version(const json_t *st)
+{
+    unsigned v = bx_predicate_version(json_string_value(json_object_get(st, "predicateType")));
+    return v <= BX_PREDICATE_LATEST ? v : 0;
 }

@@ -24,6 +24,8 @@ one() { # one BIN: fuzz one target; exit 1 when it found a crash
   log=$build/fuzz/$name.log
   mkdir -p "$work" "$crashes"
   if [ -d "$src/fuzz/corpus/$name" ]; then cp -n "$src/fuzz/corpus/$name"/* "$work"/ 2>/dev/null || true; fi
+  # seeds written by difference, expanded by the build (fuzz/CMakeLists.txt)
+  if [ -d "$build/fuzz/corpus/$name" ]; then cp -n "$build/fuzz/corpus/$name"/* "$work"/ 2>/dev/null || true; fi
   "$bin" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -artifact_prefix="$crashes/" \
     -print_final_stats=1 "$work" >"$log" 2>&1 || status=1
   local execs cov corp

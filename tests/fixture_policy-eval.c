@@ -1,7 +1,11 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Golden policy-evaluation cases: fixtures/policy-eval/<case>/
  *   policy.yaml      the policy, loaded with bx_policy_load
- *   statement.json   an (unsigned) in-toto statement, given to bx_policy_eval as it is
+ *   patch.json       an RFC 7396 merge patch over fixtures/base/statement.json (a hardened
+ *                    session from a real collection, scripts/mkfixtures-base.sh): the
+ *                    (unsigned) statement given to bx_policy_eval is the base with the patch
+ *                    laid over it, a null of the patch being a null value (the members the
+ *                    statement's predicate version carries are put back as null)
  *   expected.json    {"now": RFC 3339 (the evaluation time),
  *                     "exhaustive": bool (no finding but those listed may be fail/unknown),
  *                     "findings": [{"rule", "status", "message"?: substring}, ...]}
@@ -103,6 +107,28 @@ static void check_findings(const json_t *findings, const json_t *want)
     }
 }
 
+/* The base statement with the case's patch laid over it. */
+static json_t *case_statement(const char *dir)
+{
+    char base_dir[4096];
+    json_t *base, *patch, *st = NULL;
+    bx_error err;
+
+    snprintf(base_dir, sizeof base_dir, "%s/../../base", dir);
+    base = load_json(base_dir, "statement.json");
+    patch = load_json(dir, "patch.json");
+    if (base && patch && (st = bx_json_merge_patch(base, patch)) != NULL &&
+        bx_predicate_fill_nulls(json_object_get(st, "predicate"), bx_statement_version(st),
+                                &err) != 0) {
+        json_decref(st);
+        st = NULL;
+    }
+    ok(st != NULL, "the base with patch.json laid over it");
+    json_decref(base);
+    json_decref(patch);
+    return st;
+}
+
 /* What `policy check` prints, loaded back as a policy file, gives the same policy. */
 static void check_reload(const bx_policy *p, const char *path)
 {
@@ -133,7 +159,7 @@ int main(int argc, char **argv)
     snprintf(path, sizeof path, "%s/policy.yaml", argv[1]);
     bx_error_clear(&err);
     ok_err(bx_policy_load(path, &p, &err), &err, "policy loads");
-    st = load_json(argv[1], "statement.json");
+    st = case_statement(argv[1]);
     want = load_json(argv[1], "expected.json");
     if (!p || !st || !want)
         goto out;

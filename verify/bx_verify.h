@@ -28,6 +28,11 @@ typedef struct {
     json_t *statement;       /* owned; NULL unless signatures verified and it parsed */
     json_t *findings;        /* owned: array of findings */
     int pass;                /* 1 when no finding is fail or unknown */
+    /* "" unless every failing finding is unknown only because the certificate's predicate
+     * version (lacks_version) lacks what the rule reads: then those members, ", "-separated
+     * ("containment.sysctls"), for a one-line hint */
+    char lacks[160];
+    unsigned lacks_version;
 } bx_verify_result;
 
 /* Verify one envelope held in buf. Returns 0 with res filled (pass or not) for any

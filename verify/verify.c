@@ -253,6 +253,44 @@ void bx_verify_result_update(bx_verify_result *res)
     res->pass = verdict(res->findings);
 }
 
+/* When every failing finding is unknown only because the certificate's predicate version
+ * lacks a member the policy's rule reads, name those members in res->lacks (verify prints a
+ * one-line hint: the policy is for a newer certificate). */
+static void note_lacking(bx_verify_result *res, const json_t *lacking, unsigned version)
+{
+    const json_t *f, *l;
+    size_t i, j, o = 0, failing = 0;
+
+    res->lacks[0] = '\0';
+    if (!json_array_size(lacking))
+        return;
+    json_array_foreach(res->findings, i, f)
+    {
+        const char *status = json_string_value(json_object_get(f, "status"));
+        const char *rule = json_string_value(json_object_get(f, "rule"));
+        int only_lack = 0;
+        if (status && strcmp(status, "fail") != 0 && strcmp(status, "unknown") != 0)
+            continue;
+        failing++;
+        json_array_foreach(lacking, j, l)
+        {
+            only_lack |= status && !strcmp(status, "unknown") && rule &&
+                         !strcmp(json_string_value(json_object_get(l, "rule")), rule);
+        }
+        if (!only_lack)
+            return; /* a failure of its own: no hint */
+    }
+    if (!failing)
+        return;
+    json_array_foreach(lacking, j, l)
+    {
+        const char *m = json_string_value(json_object_get(l, "member"));
+        if (m && !strstr(res->lacks, m) && o < sizeof res->lacks)
+            o += (size_t)snprintf(res->lacks + o, sizeof res->lacks - o, "%s%s", o ? ", " : "", m);
+    }
+    res->lacks_version = version;
+}
+
 int bx_verify_envelope(const bx_policy *p, const bx_verify_opts *o, const char *buf, size_t len,
                        bx_verify_result *res, bx_error *err)
 {
@@ -260,7 +298,7 @@ int bx_verify_envelope(const bx_policy *p, const bx_verify_opts *o, const char *
     bx_error e;
     unsigned char *pae = NULL, *verified = NULL;
     size_t paelen = 0;
-    json_t *st = NULL;
+    json_t *st = NULL, *lacking = NULL;
     int rc = 0;
     size_t max = o->max_size ? o->max_size : BX_ENVELOPE_MAX_DEFAULT;
     int threshold = o->threshold > 0 ? o->threshold : p->threshold;
@@ -334,8 +372,13 @@ int bx_verify_envelope(const bx_policy *p, const bx_verify_opts *o, const char *
         goto done;
     check_bindings(&o->expect, st, res->findings);
     bx_eval_ctx ctx = {.now = o->at};
-    if ((rc = bx_policy_eval(p, st, &ctx, res->findings, err)) != 0)
+    if (!(lacking = json_array())) {
+        rc = bx_error_set(err, BX_ENOMEM, NULL, "out of memory");
         goto done;
+    }
+    if ((rc = bx_policy_eval_ex(p, st, &ctx, res->findings, lacking, err)) != 0)
+        goto done;
+    note_lacking(res, lacking, bx_statement_version(st));
     res->statement = st;
     st = NULL;
 done:
@@ -343,6 +386,11 @@ done:
     if (rc == 0 && bx_findings_lost() != lost)
         rc = bx_error_set(err, BX_EENV, NULL, "out of memory: a finding could not be recorded");
     res->pass = rc == 0 && verdict(res->findings);
+    if (res->pass) {
+        res->lacks[0] = '\0';
+        res->lacks_version = 0;
+    }
+    json_decref(lacking);
     json_decref(st);
     free(pae);
     free(verified);

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
 # The JSON Schemas of `boxcert schema NAME`: each is itself a valid draft 2020-12 schema;
-# statement's inline predicate is predicate's; the golden certificates, their payloads and
+# statement's inline predicate-vN is predicate-vN's, and the ones made from the containment
+# table at build time are those checked in; the golden certificates, their payloads and
 # a JSON report of verifying them all validate; and the schemas agree with boxcert's own
 # closed schema on the golden certificates (where JSON Schema can say it).
 . "$(dirname "$0")/../lib/testlib.sh"
@@ -10,9 +11,20 @@ V=$BOXCERT_BIN/boxcert-verify
 F=$BOXCERT_SOURCE_DIR/fixtures/certificate
 "$PY" -c 'import jsonschema' 2>/dev/null || skip_all "no python3-jsonschema (scripts/deps.sh)"
 
-names=$("$BOXCERT" schema --help | sed -n 's/^Names: //p')
-for n in certificate predicate report statement; do
+names=$("$BOXCERT" schema --help | sed -n 's/^Names: predicate (the latest version.s) //p')
+for n in certificate predicate-v1 predicate-v2 report statement requested; do
   like <(echo "$names") "(^| )$n( |$)" "boxcert schema knows $n"
+done
+"$BOXCERT" schema predicate >"$T/predicate.json"
+"$BOXCERT" schema predicate-v2 >"$T/latest.json"
+ok "schema predicate is the latest version's" cmp -s "$T/predicate.json" "$T/latest.json"
+
+# The schemas made from the containment table at build time are the ones checked in.
+for n in predicate-v1 predicate-v2 statement requested; do
+  gen=$BOXCERT_BIN/../generated/schemas/$n.schema.json
+  ok "schema/schemas/$n.schema.json is the generated one (make schemas refreshes it)" \
+    cmp -s "$gen" "$BOXCERT_SOURCE_DIR/schema/schemas/$n.schema.json"
+  ok "boxcert schema $n prints the generated one" cmp -s "$gen" <("$BOXCERT" schema "$n")
 done
 for n in $names; do
   "$BOXCERT" schema "$n" >"$T/$n.json"
@@ -24,14 +36,16 @@ assert s.get("$schema") == "https://json-schema.org/draft/2020-12/schema", "no d
 Draft202012Validator.check_schema(s)' "$T/$n.json"
 done
 
-ok "statement's \$defs/predicate is predicate's schema" "$PY" - "$T/statement.json" "$T/predicate.json" <<'PY'
+for v in 1 2; do
+  ok "statement's \$defs/predicate-v$v is predicate-v$v's schema" "$PY" - "$T/statement.json" "$T/predicate-v$v.json" "$v" <<'PY'
 import json, sys
 st, pr = (json.load(open(p)) for p in sys.argv[1:3])
 body = {k: v for k, v in pr.items() if k not in ("$schema", "$id", "title", "$defs")}
-assert st["$defs"]["predicate"] == body, "statement.$defs.predicate differs from predicate.schema.json"
+assert st["$defs"]["predicate-v" + sys.argv[3]] == body, "statement.$defs.predicate-vN differs"
 for k, v in pr["$defs"].items():
     assert st["$defs"].get(k) == v, f"$defs/{k} differs"
 PY
+done
 
 valid=("$F"/valid/*/cert.intoto.json)
 check_schema certificate "${valid[@]}"

@@ -111,6 +111,13 @@ static void test_demo(void)
     bx_policy_free(p);
 }
 
+static int profile_latest(const char *resolved)
+{
+    char want[8];
+    snprintf(want, sizeof want, "@%d", BX_POLICY_PROFILE_LATEST);
+    return strstr(resolved, want) != NULL;
+}
+
 static void test_profiles(void)
 {
     bx_policy *p = NULL;
@@ -120,10 +127,27 @@ static void test_profiles(void)
     is_str(bx_policy_profiles[2], "cis-docker", "cis-docker is a profile");
     ok(bx_policy_profiles[3] == NULL, "and no other");
     for (size_t i = 0; bxp_profile_file_names[i]; i++) {
-        int listed = 0;
-        for (size_t j = 0; bx_policy_profiles[j]; j++)
-            listed |= strcmp(bx_policy_profiles[j], bxp_profile_file_names[i]) == 0;
-        ok(listed, "policy/profiles/%s.yaml is a listed profile", bxp_profile_file_names[i]);
+        char resolved[64];
+        ok(bx_policy_profile_resolve(bxp_profile_file_names[i], resolved, sizeof resolved) == 0 &&
+               strcmp(resolved, bxp_profile_file_names[i]) == 0,
+           "policy/profiles/%s.yaml is a listed profile version", bxp_profile_file_names[i]);
+    }
+    for (size_t j = 0; bx_policy_profiles[j]; j++)
+        for (unsigned v = 1; v <= BX_POLICY_PROFILE_LATEST; v++) {
+            char name[64], resolved[64];
+            snprintf(name, sizeof name, "%s@%u", bx_policy_profiles[j], v);
+            ok(bxp_profile_file(name) != NULL, "%s has a file", name);
+            ok(bx_policy_profile_resolve(bx_policy_profiles[j], resolved, sizeof resolved) == 0 &&
+                   profile_latest(resolved),
+               "%s means the latest", bx_policy_profiles[j]);
+        }
+    {
+        static const char *const bad[] = {"strict@0", "strict@3", "strict@", "strict@01",
+                                          "strict@1x", "Strict", "strict@-1", "cis@1", NULL};
+        char resolved[64];
+        for (const char *const *b = bad; *b; b++)
+            ok(bx_policy_profile_resolve(*b, resolved, sizeof resolved) != 0,
+               "%s names no profile", *b);
     }
     for (size_t i = 0; bx_policy_profiles[i]; i++) {
         ok(bx_policy_profile_text(bx_policy_profiles[i]) != NULL, "%s has text",
@@ -142,7 +166,8 @@ static void test_profiles(void)
         is_int(json_array_size(eff(p, "evidence.accept")), 1, "gvisor: one level accepted");
         is_str(json_string_value(json_array_get(eff(p, "evidence.accept"), 0)), "engine+runtime",
                "gvisor: engine+runtime");
-        is_str(json_string_value(eff(p, "extends")), "strict", "gvisor extends strict");
+        is_str(json_string_value(eff(p, "extends")), "strict@2",
+               "gvisor extends strict, of its own version");
     }
     bx_policy_free(p);
     p = NULL;
@@ -158,7 +183,7 @@ static void test_profiles(void)
         &err, "extends gvisor (which extends strict)");
     if (p) {
         ok(json_is_true(eff(p, "containment.user.nonRoot")), "own key");
-        is_str(json_string_value(eff(p, "extends")), "gvisor", "extends as written");
+        is_str(json_string_value(eff(p, "extends")), "gvisor@2", "extends resolved: the latest");
         ok(eff(p, "containment.runtimes") && eff(p, "containment.writable"), "both profiles' keys");
     }
     bx_policy_free(p);
@@ -168,7 +193,8 @@ static void test_profiles(void)
     ok(bx_policy_profile_text(NULL) == NULL, "NULL name has none");
     ok_err(bx_policy_load("strict", &p, &err), &err, "load profile strict by name");
     if (p) {
-        is_str(p->source, "profile:strict", "profile source");
+        is_str(p->source, "profile:strict@2", "profile source: the latest version");
+        is_str(p->profile, "strict@2", "the resolved profile");
         ok(json_is_true(eff(p, "containment.noNewPrivileges")), "strict requires nnp");
     }
     bx_policy_free(p);
@@ -178,17 +204,43 @@ static void test_profiles(void)
     is_str(err.where, "no-such-policy-or-profile", "unknown arg where");
     ok(p == NULL, "nothing returned");
 
-    /* A file wins over a profile of the same name. */
+    /* A profile name is never a file: a file of that name beside the gate is refused, and
+     * ./NAME means the file. */
     char cwd[512];
+    static const char *const names[] = {"strict", "strict@1", "gvisor@2", "cis-docker", NULL};
     ok(getcwd(cwd, sizeof cwd) && chdir(tmp) == 0, "cd to temp dir");
-    write_text("strict", "version: 1\ncontainment:\n  network: [host]\n");
-    ok_err(bx_policy_load("strict", &p, &err), &err, "file named strict");
-    if (p)
-        is_str(json_string_value(json_array_get(eff(p, "containment.network"), 0)), "host",
-               "the file, not the profile");
-    bx_policy_free(p);
-    unlink("strict");
+    for (const char *const *n = names; *n; n++) {
+        char dot[80];
+        write_text(*n, "version: 1\ncontainment:\n  network: [host]\n");
+        is_int(bx_policy_load(*n, &p, &err), BX_ECONFIG, "a file named %s: refused", *n);
+        ok(p == NULL && strstr(err.msg, "working directory") && !strcmp(err.where, *n),
+           "the message names the file %s", *n);
+        bx_policy_free(p);
+        p = NULL;
+        snprintf(dot, sizeof dot, "./%s", *n);
+        ok_err(bx_policy_load(dot, &p, &err), &err, "%s: the file", dot);
+        if (p)
+            is_str(json_string_value(json_array_get(eff(p, "containment.network"), 0)), "host",
+                   "%s is the file, not the profile", dot);
+        bx_policy_free(p);
+        p = NULL;
+        unlink(*n);
+    }
+    is_int(bx_policy_load("strict@7", &p, &err), BX_ECONFIG, "strict@7: no such version");
+    ok(p == NULL, "nothing returned");
     ok(chdir(cwd) == 0, "cd back");
+    /* inside a frozen profile, extends means the same version */
+    ok_err(bx_policy_load("gvisor@1", &p, &err), &err, "gvisor@1");
+    if (p) {
+        is_str(json_string_value(eff(p, "extends")), "strict@1", "gvisor@1 extends strict@1");
+        ok(eff(p, "containment.sysctls") == NULL, "strict@1 has no sysctls rule");
+    }
+    bx_policy_free(p);
+    p = NULL;
+    ok_err(bx_policy_load("gvisor@2", &p, &err), &err, "gvisor@2");
+    if (p)
+        ok(eff(p, "containment.sysctls.allow") != NULL, "gvisor@2 extends strict@2");
+    bx_policy_free(p);
 }
 
 static void test_extends(void)
@@ -206,7 +258,8 @@ static void test_extends(void)
     is_str(json_string_value(json_array_get(net, 0)), "bridge", "list replaced: first");
     ok(json_is_true(eff(p, "containment.readOnlyRootfs")), "map merged: profile key kept");
     ok(json_is_true(eff(p, "containment.privileged")), "map merged: override wins");
-    is_str(json_string_value(eff(p, "extends")), "strict", "extends kept in the effective policy");
+    is_str(json_string_value(eff(p, "extends")), "strict@2",
+           "extends kept in the effective policy, resolved");
     is_str(json_string_value(eff(p, "certificate.maxAge")), "24h", "duration kept as written");
     is_int(p->max_age, 86400, "max_age parsed");
     bx_policy_free(p);
@@ -254,7 +307,7 @@ static void test_types(void)
     refused("version: 1\nbenchmark: cis-docker-1.5\n",
             "2:12: benchmark: \"cis-docker-1.5\" is not one of: cis-docker-1.6", "benchmark");
     refused("version: 1\nextends: lax\n",
-            "2:10: extends: \"lax\" is not one of: strict, gvisor, cis-docker", "extends unknown");
+            "2:10: extends: invalid value \"lax\": no such built-in profile", "extends unknown");
     refused("version: 2\n", "1:10: version: unsupported policy version 2", "version 2");
     refused("containment: {privileged: false}\n", "policy.yaml:1:1: missing key 'version'",
             "no version");
@@ -273,13 +326,13 @@ static void test_types(void)
     free(big);
 
     int64_t b = 0;
-    ok(bxp_size_parse("512Mi", &b) == 0 && b == 512LL * 1024 * 1024, "size 512Mi");
-    ok(bxp_size_parse("4Gi", &b) == 0 && b == 4LL << 30, "size 4Gi");
-    ok(bxp_size_parse("100", &b) == 0 && b == 100, "size in bytes");
-    ok(bxp_size_parse("5 Mi", &b) != 0, "size with a space refused");
-    ok(bxp_size_parse("1Ti", &b) != 0, "size Ti refused");
-    ok(bxp_size_parse("01Ki", &b) != 0, "size leading zero refused");
-    ok(bxp_size_parse("99999999999999Gi", &b) != 0, "size overflow refused");
+    ok(bx_size_parse("512Mi", &b) == 0 && b == 512LL * 1024 * 1024, "size 512Mi");
+    ok(bx_size_parse("4Gi", &b) == 0 && b == 4LL << 30, "size 4Gi");
+    ok(bx_size_parse("100", &b) == 0 && b == 100, "size in bytes");
+    ok(bx_size_parse("5 Mi", &b) != 0, "size with a space refused");
+    ok(bx_size_parse("1Ti", &b) != 0, "size Ti refused");
+    ok(bx_size_parse("01Ki", &b) != 0, "size leading zero refused");
+    ok(bx_size_parse("99999999999999Gi", &b) != 0, "size overflow refused");
 }
 
 static void test_language(void)
@@ -421,16 +474,16 @@ static void test_language(void)
 
     int64_t n = 0;
     long long v[4], w[4];
-    ok(bxp_cpus_parse("0.5", &n) == 0 && n == 500000000, "cpus 0.5");
-    ok(bxp_cpus_parse("2", &n) == 0 && n == 2000000000, "cpus 2");
-    ok(bxp_cpus_parse("1.25", &n) == 0 && n == 1250000000, "cpus 1.25");
-    ok(bxp_cpus_parse("0.000000001", &n) == 0 && n == 1, "cpus 1 nano");
-    ok(bxp_cpus_parse("0.0000000001", &n) != 0, "cpus beyond nano refused");
-    ok(bxp_cpus_parse("0", &n) != 0 && bxp_cpus_parse("0.0", &n) != 0, "cpus 0 refused");
-    ok(bxp_cpus_parse(".5", &n) != 0 && bxp_cpus_parse("5.", &n) != 0, "cpus .5 and 5. refused");
-    ok(bxp_cpus_parse("01", &n) != 0 && bxp_cpus_parse("+1", &n) != 0, "cpus 01 and +1 refused");
-    ok(bxp_cpus_parse("1,5", &n) != 0 && bxp_cpus_parse("", &n) != 0, "cpus 1,5 and empty refused");
-    ok(bxp_cpus_parse("99999999", &n) != 0, "cpus too many refused");
+    ok(bx_cpus_parse("0.5", &n) == 0 && n == 500000000, "cpus 0.5");
+    ok(bx_cpus_parse("2", &n) == 0 && n == 2000000000, "cpus 2");
+    ok(bx_cpus_parse("1.25", &n) == 0 && n == 1250000000, "cpus 1.25");
+    ok(bx_cpus_parse("0.000000001", &n) == 0 && n == 1, "cpus 1 nano");
+    ok(bx_cpus_parse("0.0000000001", &n) != 0, "cpus beyond nano refused");
+    ok(bx_cpus_parse("0", &n) != 0 && bx_cpus_parse("0.0", &n) != 0, "cpus 0 refused");
+    ok(bx_cpus_parse(".5", &n) != 0 && bx_cpus_parse("5.", &n) != 0, "cpus .5 and 5. refused");
+    ok(bx_cpus_parse("01", &n) != 0 && bx_cpus_parse("+1", &n) != 0, "cpus 01 and +1 refused");
+    ok(bx_cpus_parse("1,5", &n) != 0 && bx_cpus_parse("", &n) != 0, "cpus 1,5 and empty refused");
+    ok(bx_cpus_parse("99999999", &n) != 0, "cpus too many refused");
     ok(bxp_semver_parse("0.1.0", v) == 0 && v[0] == 0 && v[1] == 1 && v[2] == 0 && !v[3],
        "semver 0.1.0");
     ok(bxp_semver_parse("1.2.3-rc.1+b5", w) == 0 && w[3] == 1, "semver with pre-release");

@@ -1,0 +1,701 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* The one home of every containment fact (bx_schema.h, "the containment table"): the shape
+ * of each member of the predicate in every version, how a --requested file names it, how two
+ * values compare, which sources can give it and how inspect shows it. The closed-schema
+ * check, the JSON Schemas (generated from these shapes at build time), the requested-file
+ * reader, the comparator, the reconciler's source list and inspect all read it.
+ *
+ * Adding a fact: a row here (its shape with since = the version that adds it), one collector
+ * function in attest/, the policy rule, fixtures (docs/architecture.md, "Adding a containment
+ * fact"). Nullability follows "a value that could not be observed is null": identities, times,
+ * the nonce, hashes of inputs and the shape of the document are never null; observations the
+ * spec types as plain bool and the lists the engine always reports are never null. */
+#include "bx_schema_int.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define UINT32_MAXV 4294967295LL
+
+/* Member rows are written {name, shape} or {name, shape, flags, since, until, doc}. */
+#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
+
+/* ---- capabilities: the one list ------------------------------------------------------------ */
+
+/* clang-format off */
+const char *const bx_cap_names[] = {
+    "CHOWN", "DAC_OVERRIDE", "DAC_READ_SEARCH", "FOWNER", "FSETID", "KILL", "SETGID", "SETUID",
+    "SETPCAP", "LINUX_IMMUTABLE", "NET_BIND_SERVICE", "NET_BROADCAST", "NET_ADMIN", "NET_RAW",
+    "IPC_LOCK", "IPC_OWNER", "SYS_MODULE", "SYS_RAWIO", "SYS_CHROOT", "SYS_PTRACE", "SYS_PACCT",
+    "SYS_ADMIN", "SYS_BOOT", "SYS_NICE", "SYS_RESOURCE", "SYS_TIME", "SYS_TTY_CONFIG", "MKNOD",
+    "LEASE", "AUDIT_WRITE", "AUDIT_CONTROL", "SETFCAP", "MAC_OVERRIDE", "MAC_ADMIN", "SYSLOG",
+    "WAKE_ALARM", "BLOCK_SUSPEND", "AUDIT_READ", "PERFMON", "BPF", "CHECKPOINT_RESTORE", NULL,
+};
+/* clang-format on */
+_Static_assert(sizeof bx_cap_names / sizeof bx_cap_names[0] == BX_CAP_COUNT + 1,
+               "capability table");
+
+/* Docker's default set (moby's oci/caps/defaults.go, unchanged from 20.10 to 26). */
+const char *const bx_cap_docker_defaults[] = {
+    "AUDIT_WRITE", "CHOWN",   "DAC_OVERRIDE",     "FOWNER",     "FSETID",
+    "KILL",        "MKNOD",   "NET_BIND_SERVICE", "NET_RAW",    "SETFCAP",
+    "SETGID",      "SETPCAP", "SETUID",           "SYS_CHROOT", NULL,
+};
+
+int bx_cap_index(const char *name)
+{
+    for (int i = 0; name && i < BX_CAP_COUNT; i++)
+        if (strcmp(bx_cap_names[i], name) == 0)
+            return i;
+    return -1;
+}
+
+uint64_t bx_cap_docker_default_bits(void)
+{
+    uint64_t bits = 0;
+    for (const char *const *c = bx_cap_docker_defaults; *c; c++)
+        bits |= UINT64_C(1) << bx_cap_index(*c);
+    return bits;
+}
+
+int bx_cap_is_docker_default(const char *name)
+{
+    for (const char *const *c = bx_cap_docker_defaults; name && *c; c++)
+        if (strcmp(*c, name) == 0)
+            return 1;
+    return 0;
+}
+
+/* ---- value sets ------------------------------------------------------------------------------ */
+
+static const char *const e_engine_kind[] = {"docker", "podman", NULL};
+static const char *const e_restart[] = {"no", "always", "unless-stopped", "on-failure", NULL};
+static const char *const e_proto[] = {"tcp", "udp", "sctp", NULL};
+static const char *const e_seccomp_mode[] = {"filter", "disabled", NULL};
+static const char *const e_seccomp_profile[] = {"default", "unconfined", "custom", NULL};
+static const char *const e_ns_kernel[] = {"private", "host", NULL};
+const char *const bx_surface_kinds[] = {"rootfs", "tmpfs", "bind", "volume", "engine", NULL};
+static const char *const e_propagation[] = {"",        "private", "rprivate", "shared",
+                                            "rshared", "slave",   "rslave",   NULL};
+const char *const bx_evidence_levels[] = {"engine", "engine+kernel", "engine+runtime", NULL};
+const char *const bx_namespace_names[] = {"pid", "ipc", "uts", "net", "user", "cgroup", NULL};
+
+/* ---- shape shorthands ------------------------------------------------------------------------ */
+
+#define SHAPE(...) (&(const bx_shape){__VA_ARGS__})
+#define STR(f) SHAPE(.kind = BX_K_STRING, .fmt = (f))
+#define STR_N(f) SHAPE(.kind = BX_K_STRING, .fmt = (f), .nullable = 1)
+#define ENUM(c) SHAPE(.kind = BX_K_STRING, .choices = (c))
+#define ENUM_N(c) SHAPE(.kind = BX_K_STRING, .choices = (c), .nullable = 1)
+#define INT(lo, hi) SHAPE(.kind = BX_K_INT, .min = (lo), .max = (hi))
+#define INT_N(lo, hi) SHAPE(.kind = BX_K_INT, .min = (lo), .max = (hi), .nullable = 1)
+#define BOOL SHAPE(.kind = BX_K_BOOL)
+#define BOOL_N SHAPE(.kind = BX_K_BOOL, .nullable = 1)
+#define ANY SHAPE(.kind = BX_K_ANY, .nullable = 1)
+#define OBJ(m) SHAPE(.kind = BX_K_OBJECT, .members = (m))
+#define OBJ_N(m) SHAPE(.kind = BX_K_OBJECT, .members = (m), .nullable = 1)
+#define ARR(it, o, u) SHAPE(.kind = BX_K_ARRAY, .item = (it), .order = (o), .unique = (u))
+#define ARR_N(it, o, u)                                                                            \
+    SHAPE(.kind = BX_K_ARRAY, .item = (it), .order = (o), .unique = (u), .nullable = 1)
+#define LIST(it) SHAPE(.kind = BX_K_ARRAY, .item = (it))
+
+static const bx_shape hex64 = {.kind = BX_K_STRING,
+                               .fmt = BX_F_HEX64,
+                               .def = "hex64",
+                               .doc = "SHA-256 as 64 lowercase hex digits."};
+static const bx_shape hex64_n = {.kind = BX_K_STRING,
+                                 .fmt = BX_F_HEX64,
+                                 .nullable = 1,
+                                 .def = "hex64",
+                                 .doc = "SHA-256 as 64 lowercase hex digits."};
+static const bx_shape image_id = {.kind = BX_K_STRING,
+                                  .fmt = BX_F_DIGEST,
+                                  .def = "imageId",
+                                  .doc = "An image ID (the config digest): sha256: and 64 "
+                                         "lowercase hex digits."};
+static const bx_shape image_id_n = {.kind = BX_K_STRING,
+                                    .fmt = BX_F_DIGEST,
+                                    .nullable = 1,
+                                    .def = "imageId",
+                                    .doc = "An image ID (the config digest): sha256: and 64 "
+                                           "lowercase hex digits."};
+static const bx_shape time_s = {.kind = BX_K_STRING,
+                                .fmt = BX_F_TIME,
+                                .def = "time",
+                                .doc = "RFC 3339 UTC with seconds and Z (YYYY-MM-DDTHH:MM:SSZ), "
+                                       "a real calendar date."};
+static const bx_shape path = {
+    .kind = BX_K_STRING, .fmt = BX_F_ABSPATH, .def = "path", .doc = "An absolute path."};
+static const bx_shape limit = {.kind = BX_K_INT,
+                               .min = 1,
+                               .max = BX_JSON_MAX_INT,
+                               .nullable = 1,
+                               .def = "limit",
+                               .doc = "A limit in its unit; null when unlimited or not observed."};
+static const bx_shape capability = {.kind = BX_K_CAP,
+                                    .def = "capability",
+                                    .doc = "A capability name without CAP_, or the number of a bit "
+                                           "the collector has no name for."};
+static const bx_shape cap_set = {.kind = BX_K_ARRAY,
+                                 .item = &capability,
+                                 .order = BX_O_CAP,
+                                 .unique = 1,
+                                 .def = "capabilitySet",
+                                 .doc = "A capability set: names sorted by their bytes, then "
+                                        "unknown bits as numbers ascending; no repeats."};
+static const bx_shape cap_set_n = {.kind = BX_K_ARRAY,
+                                   .item = &capability,
+                                   .order = BX_O_CAP,
+                                   .unique = 1,
+                                   .nullable = 1,
+                                   .def = "capabilitySet",
+                                   .doc = "A capability set: names sorted by their bytes, then "
+                                          "unknown bits as numbers ascending; no repeats."};
+static const bx_shape cap_config = {
+    .kind = BX_K_ARRAY,
+    .item = SHAPE(.kind = BX_K_CAP, .all = 1),
+    .order = BX_O_STRING,
+    .unique = 1,
+    .def = "capabilityConfig",
+    .doc = "Capabilities as configured (HostConfig.CapAdd / CapDrop), normalised, sorted, no "
+           "repeats."};
+static const bx_shape ids = {.kind = BX_K_ARRAY,
+                             .item = INT(0, UINT32_MAXV),
+                             .min = 4,
+                             .max = 4,
+                             .nullable = 1,
+                             .def = "ids",
+                             .doc = "Real, effective, saved and filesystem ids from the kernel; "
+                                    "null when there is no kernel view."};
+
+/* ---- the predicate -----------------------------------------------------------------------------
+ */
+
+static const bx_member m_collector[] = {
+    {"name", STR(BX_F_NONEMPTY)},
+    {"version", STR(BX_F_SEMVER)},
+    {0},
+};
+
+static const bx_member m_host[] = {
+    {"bootId", STR_N(BX_F_UUID)},
+    {"hostname", STR_N(BX_F_NONEMPTY)},
+    {0},
+};
+
+static const bx_member m_engine[] = {
+    {"apiVersion", STR_N(BX_F_APIVER)},
+    {"endpoint", STR_N(BX_F_ENDPOINT)},
+    {"id", STR_N(BX_F_NONEMPTY)},
+    {"kind", ENUM(e_engine_kind)},
+    {"tlsPeerSha256", &hex64_n},
+    {"version", STR_N(BX_F_NONEMPTY)},
+    {0},
+};
+
+static const bx_member m_restart[] = {
+    {"maximumRetryCount", INT_N(0, BX_JSON_MAX_INT)},
+    {"name", ENUM(e_restart)},
+    {0},
+};
+
+static const bx_member m_session[] = {
+    {"containerId", &hex64},
+    {"execCount", INT(0, BX_JSON_MAX_INT)},
+    {"labels", SHAPE(.kind = BX_K_MAP, .item = STR(BX_F_TEXT))},
+    {"name", STR(BX_F_NONEMPTY)},
+    {"pid", INT(1, BX_JSON_MAX_INT)},
+    {"restartPolicy", OBJ_N(m_restart)},
+    {"startedAt", &time_s},
+    {0},
+};
+
+static const bx_member m_image[] = {
+    {"id", &image_id},
+    {"pin", &image_id_n},
+    {"ref", STR_N(BX_F_NONEMPTY)},
+    {"repoDigests", ARR(STR(BX_F_REPODIGEST), BX_O_STRING, 0), 0, 0, 0, "Sorted."},
+    {0},
+};
+
+static const bx_member m_source[] = {
+    {"dirty", BOOL},
+    {0},
+};
+
+/* containment members */
+
+static const bx_member m_runtime[] = {
+    {"args", ARR_N(STR(BX_F_TEXT), BX_O_NONE, 0), 0, 0, 0, "In the order given (not sorted)."},
+    {"name", STR_N(BX_F_NONEMPTY)},
+    {"path", STR_N(BX_F_NONEMPTY)},
+    {0},
+};
+
+static const bx_member m_port[] = {
+    {"containerPort", INT(0, 65535)},
+    {"hostIp", STR(BX_F_HOSTIP), 0, 0, 0, "An IP address, or \"\" for every address."},
+    {"hostPort", INT(0, 65535)},
+    {"proto", ENUM(e_proto)},
+    {0},
+};
+
+static const bx_member m_network[] = {
+    {"interfaces", ARR_N(STR(BX_F_NONEMPTY), BX_O_STRING, 1), 0, 0, 0,
+     "Interface names seen in the session's namespace, sorted, no repeats."},
+    {"internal", BOOL_N},
+    {"mode", STR_N(BX_F_NETMODE), 0, 0, 0, "none, bridge, host, container:<id> or a network name."},
+    {"ports", ARR(OBJ(m_port), BX_O_PORT, 1), 0, 0, 0,
+     "Host bindings actually made, sorted by containerPort, proto, hostIp, hostPort; no "
+     "repeats."},
+    {0},
+};
+
+static const bx_member m_rootfs[] = {
+    {"readOnly", BOOL_N},
+    {0},
+};
+
+static const bx_member m_caps[] = {
+    {"add", &cap_config},    {"ambient", &cap_set},
+    {"bounding", &cap_set},  {"drop", &cap_config},
+    {"effective", &cap_set}, {"inheritable", &cap_set},
+    {"permitted", &cap_set}, {0},
+};
+
+static const bx_member m_seccomp[] = {
+    {"mode", ENUM_N(e_seccomp_mode)},
+    {"profile", ENUM_N(e_seccomp_profile)},
+    {"profileSha256", &hex64_n, 0, 0, 0,
+     "SHA-256 of the JCS of the OCI spec's linux.seccomp; null at level engine."},
+    {0},
+};
+
+static const bx_member m_apparmor[] = {
+    {"available", BOOL_N},
+    {"profile", STR_N(BX_F_NONEMPTY)},
+    {0},
+};
+
+static const bx_member m_selinux[] = {
+    {"available", BOOL_N},
+    {"label", STR_N(BX_F_NONEMPTY)},
+    {0},
+};
+
+static const bx_member m_user[] = {
+    {"gids", &ids},
+    {"groups", ARR_N(INT(0, UINT32_MAXV), BX_O_INT, 1), 0, 0, 0,
+     "Supplementary groups, ascending, no repeats."},
+    {"spec", STR(BX_F_TEXT), 0, 0, 0, "As configured (\"\" when not)."},
+    {"uids", &ids},
+    {0},
+};
+
+static const bx_member m_ns[] = {
+    {"engine", STR_N(BX_F_NONEMPTY), 0, 0, 0,
+     "The engine's mode: private, host, container:<id>, shareable, default, remapped, ..."},
+    {"kernel", ENUM_N(e_ns_kernel), 0, 0, 0,
+     "private or host by comparing namespace inodes with the engine daemon's own; null without "
+     "a kernel view."},
+    {0},
+};
+static const bx_shape ns = {.kind = BX_K_OBJECT, .members = m_ns, .def = "namespace"};
+
+static const bx_member m_namespaces[] = {
+    {"cgroup", &ns}, {"ipc", &ns}, {"net", &ns}, {"pid", &ns}, {"user", &ns}, {"uts", &ns}, {0},
+};
+
+static const bx_member m_resources[] = {
+    {"cgroupParent", STR_N(BX_F_TEXT), 0, 0, 0, "\"\" for the engine's default parent."},
+    {"cpuPeriod", &limit},
+    {"cpuQuota", &limit},
+    {"cpuShares", &limit},
+    {"memoryBytes", &limit},
+    {"memorySwapBytes", &limit},
+    {"nanoCpus", &limit},
+    {"pidsLimit", &limit},
+    {0},
+};
+
+static const bx_member m_surface[] = {
+    {"fsType", STR_N(BX_F_NONEMPTY), 0, 0, 0,
+     "As the kernel's mountinfo names it; null when not observed."},
+    {"kind", ENUM(bx_surface_kinds)},
+    {"options", ARR(STR(BX_F_NONEMPTY), BX_O_STRING, 0), 0, 0, 0, "Mount options, sorted."},
+    {"path", &path},
+    {"sizeBytes", &limit},
+    {0},
+};
+
+static const bx_member m_mount[] = {
+    {"destination", &path},
+    {"propagation", ENUM(e_propagation)},
+    {"readOnly", BOOL},
+    {"source", STR(BX_F_TEXT), 0, 0, 0, "The canonical host path (symlinks resolved on the host)."},
+    {"sourceAsGiven", STR(BX_F_TEXT)},
+    {"type", STR(BX_F_NONEMPTY)},
+    {0},
+};
+
+static const bx_member m_device[] = {
+    {"cgroupPermissions", STR(BX_F_PERMS), 0, 0, 0, "r, w and m, each at most once."},
+    {"pathInContainer", &path},
+    {"pathOnHost", &path},
+    {0},
+};
+
+static const bx_member m_devices[] = {
+    {"allowAll", BOOL},
+    {"cgroupRules", ARR(STR(BX_F_NONEMPTY), BX_O_STRING, 0), 0, 0, 0,
+     "HostConfig.DeviceCgroupRules, sorted."},
+    {"devices", ARR(OBJ(m_device), BX_O_DEVICE, 1), 0, 0, 0,
+     "HostConfig.Devices, sorted by pathInContainer, pathOnHost, cgroupPermissions; no "
+     "repeats."},
+    {0},
+};
+
+static const bx_member m_sysctl[] = {
+    {"engine", STR_N(BX_F_TEXT), 0, 0, 0,
+     "The value the engine had the runtime set (the OCI spec's linux.sysctl where read, else "
+     "HostConfig.Sysctls); null when it set none."},
+    {"kernel", STR_N(BX_F_TEXT), 0, 0, 0,
+     "The value read back in the session's own net, ipc and uts namespaces (whitespace runs "
+     "as one space); null when not read (level engine, runsc, not this host's kernel)."},
+    {0},
+};
+
+/* ---- requested: how a --requested file names each member -----------------------------------
+ * Every member is optional (only what was asked for is written). The reader (attest/
+ * requested.c) types a file by these shapes; predicate.requested.containment of v2 holds what
+ * it read and is checked by them too (v1 kept the values loosely). */
+
+#define OPT BX_M_OPTIONAL
+static const char *const e_seccomp_word[] = {"default", "custom", "unconfined", NULL};
+static const bx_shape r_path = {.kind = BX_K_STRING, .fmt = BX_F_ABSPATH};
+static const bx_shape r_limit = {.kind = BX_K_INT,
+                                 .min = 1,
+                                 .max = BX_JSON_MAX_INT,
+                                 .nullable = 1,
+                                 .doc = "A limit in its unit: the effective value must be set "
+                                        "and at most this; null asks for nothing."};
+static const bx_shape r_cap = {.kind = BX_K_CAP, .doc = "A name as the predicate writes it."};
+static const bx_shape r_cap_all = {.kind = BX_K_CAP, .all = 1};
+
+static const bx_member r_port[] = {
+    {"hostIp", STR(BX_F_HOSTIP), OPT},
+    {"hostPort", INT(0, 65535), OPT},
+    {"containerPort", INT(0, 65535), OPT},
+    {"proto", ENUM(e_proto), OPT},
+    {0},
+};
+static const bx_member r_runtime[] = {{"name", STR(BX_F_NONEMPTY), BX_M_REQUIRED}, {0}};
+static const bx_member r_network[] = {
+    {"mode", STR(BX_F_NETMODE), OPT},
+    {"internal", BOOL, OPT},
+    {"interfaces", LIST(STR(BX_F_NONEMPTY)), OPT},
+    {"ports", LIST(OBJ(r_port)), OPT},
+    {0},
+};
+static const bx_member r_rootfs[] = {{"readOnly", BOOL, BX_M_REQUIRED}, {0}};
+static const bx_member r_caps[] = {
+    {"add", LIST(&r_cap_all), OPT},     {"drop", LIST(&r_cap_all), OPT},
+    {"effective", LIST(&r_cap), OPT},   {"permitted", LIST(&r_cap), OPT},
+    {"inheritable", LIST(&r_cap), OPT}, {"ambient", LIST(&r_cap), OPT},
+    {"bounding", LIST(&r_cap), OPT},    {0},
+};
+static const bx_member r_seccomp[] = {
+    {"mode", ENUM(e_seccomp_mode), OPT},
+    {"profile", ENUM(e_seccomp_word), OPT},
+    {"profileSha256", STR(BX_F_HEX64_PIN), OPT},
+    {0},
+};
+static const bx_member r_apparmor[] = {{"profile", STR(BX_F_NONEMPTY), BX_M_REQUIRED}, {0}};
+static const bx_member r_selinux[] = {{"label", STR(BX_F_NONEMPTY), BX_M_REQUIRED}, {0}};
+/* v1 kept uids as integers, ascending, each once */
+static const bx_member r_user_v1[] = {
+    {"nonRoot", BOOL, OPT},
+    {"uids", ARR(INT(0, UINT32_MAXV), BX_O_INT, 1), OPT, 0, 0, "Ascending, no repeats."},
+    {0},
+};
+/* requested uids: non-root, ascending, each once (the predicate records them so) */
+static const bx_member r_user[] = {
+    {"nonRoot", BOOL, OPT},
+    {"uids", ARR(INT(1, UINT32_MAXV), BX_O_INT, 1), OPT, 0, 0,
+     "Non-root uids, ascending, no repeats."},
+    {0},
+};
+#define RNS ENUM(e_ns_kernel)
+static const bx_member r_namespaces[] = {
+    {"pid", RNS, OPT},
+    {"ipc", RNS, OPT},
+    {"uts", RNS, OPT},
+    {"net", RNS, OPT},
+    {"user", RNS, OPT},
+    {"cgroup", RNS, OPT},
+    {0},
+};
+static const bx_member r_resources[] = {
+    {"memoryBytes", &r_limit, OPT},
+    {"memorySwapBytes", &r_limit, OPT},
+    {"pidsLimit", &r_limit, OPT},
+    {"nanoCpus", &r_limit, OPT},
+    {"cpuShares", &r_limit, OPT},
+    {"cpuQuota", &r_limit, OPT},
+    {"cpuPeriod", &r_limit, OPT},
+    {"cgroupParent", STR(BX_F_TEXT), OPT},
+    {0},
+};
+static const bx_member r_surface[] = {
+    {"path", &r_path, BX_M_REQUIRED}, {"kind", ENUM(bx_surface_kinds), OPT},
+    {"fsType", STR(BX_F_TEXT), OPT},  {"options", LIST(STR(BX_F_TEXT)), OPT},
+    {"sizeBytes", &r_limit, OPT},     {0},
+};
+static const bx_member r_mount[] = {
+    {"type", STR(BX_F_TEXT), OPT},
+    {"source", STR(BX_F_TEXT), OPT},
+    {"sourceAsGiven", STR(BX_F_TEXT), OPT},
+    {"destination", &r_path, BX_M_REQUIRED},
+    {"readOnly", BOOL, OPT},
+    {"propagation", STR(BX_F_TEXT), OPT},
+    {0},
+};
+static const bx_member r_device[] = {
+    {"pathOnHost", &r_path, BX_M_REQUIRED},
+    {"pathInContainer", &r_path, OPT},
+    {"cgroupPermissions", STR(BX_F_PERMS), OPT},
+    {0},
+};
+static const bx_member r_devices[] = {
+    {"devices", LIST(OBJ(r_device)), OPT},
+    {"cgroupRules", LIST(STR(BX_F_TEXT)), OPT},
+    {"allowAll", BOOL, OPT},
+    {0},
+};
+#define WORD_OR(m, w, d) SHAPE(.kind = BX_K_OBJECT, .members = (m), .alt = (w), .doc = (d))
+#define OBJ_D(m, d) SHAPE(.kind = BX_K_OBJECT, .members = (m), .doc = (d))
+#define LIST_D(it, d) SHAPE(.kind = BX_K_ARRAY, .item = (it), .doc = (d))
+
+/* ---- the table ----------------------------------------------------------------------------------
+ */
+
+#define FACTS(...) ((const bx_fact[]){__VA_ARGS__, {NULL, NULL}})
+#define ALL_SOURCES (BX_SRC_ENGINE | BX_SRC_SPEC | BX_SRC_RUNTIME | BX_SRC_KERNEL)
+
+/* The order inspect shows them and the comparator walks a request. */
+const bx_containment_row bx_containment[] = {
+    {"runtime", OBJ(m_runtime), 0, 0,
+     WORD_OR(r_runtime, STR(BX_F_NONEMPTY),
+             "runsc > runc/crun: asking for runsc refuses any other runtime."),
+     bxs_cmp_runtime, BX_SRC_ENGINE | BX_SRC_RUNTIME,
+     FACTS({"name", "runtime"}, {"path", "runtime"}, {"args", "runtime"})},
+    {"network", OBJ(m_network), 0, 0,
+     WORD_OR(r_network, STR(BX_F_NETMODE),
+             "none > a named/internal network > bridge > container:<id> > host. interfaces and "
+             "ports: the effective ones must be among those listed."),
+     bxs_cmp_network, ALL_SOURCES,
+     FACTS({"mode", "network.mode"}, {"internal", "network.internal"},
+           {"interfaces", "network.interfaces"}, {"ports", "network.ports"})},
+    {"rootfs", OBJ(m_rootfs), 0, 0, OBJ(r_rootfs), bxs_cmp_rootfs, ALL_SOURCES,
+     FACTS({"readOnly", "rootfs.readOnly"})},
+    {"capabilities", OBJ(m_caps), 0, 0,
+     OBJ_D(r_caps, "The ceiling: the union of the sets listed (else Docker's reading of add/drop); "
+                   "the effective, permitted and ambient sets (and bounding when no-new-privileges "
+                   "is off) must stay within it."),
+     bxs_cmp_capabilities, ALL_SOURCES,
+     FACTS({"effective", "capabilities"}, {"permitted", "capabilities"},
+           {"inheritable", "capabilities"}, {"ambient", "capabilities"},
+           {"bounding", "capabilities"}, {"add", NULL}, {"drop", NULL})},
+    {"noNewPrivileges", BOOL, 0, 0, BOOL, bxs_cmp_nnp, ALL_SOURCES, FACTS({"", "noNewPrivileges"})},
+    {"seccomp", OBJ(m_seccomp), 0, 0,
+     WORD_OR(r_seccomp, STR(BX_F_SECCOMP_WORD),
+             "the same pinned profile >= default > custom > disabled. A bare word: default, "
+             "custom, unconfined, or sha256:<hex> (a pinned profile: the SHA-256 of the JCS of the "
+             "OCI spec's linux.seccomp)."),
+     bxs_cmp_seccomp, ALL_SOURCES,
+     FACTS({"mode", "seccomp.mode"}, {"profile", "seccomp.profile"},
+           {"profileSha256", "seccomp.profileSha256"})},
+    {"apparmor", OBJ(m_apparmor), 0, 0,
+     WORD_OR(r_apparmor, STR(BX_F_NONEMPTY), "The same profile."), bxs_cmp_apparmor,
+     BX_SRC_ENGINE | BX_SRC_SPEC, FACTS({"", "apparmor"})},
+    {"selinux", OBJ(m_selinux), 0, 0, WORD_OR(r_selinux, STR(BX_F_NONEMPTY), "The same label."),
+     bxs_cmp_selinux, BX_SRC_ENGINE | BX_SRC_SPEC, FACTS({"", "selinux"})},
+    {"privileged", BOOL, 0, 0, BOOL, bxs_cmp_privileged, BX_SRC_ENGINE, FACTS({"", "privileged"})},
+    {"user", OBJ(m_user), 0, 0,
+     OBJ_D(r_user, "a listed non-root uid >= any non-root uid > root; the kernel's uids when "
+                   "observed, else the configured user."),
+     bxs_cmp_user, ALL_SOURCES,
+     FACTS({"spec", "user.spec"}, {"uids", "user.ids"}, {"gids", "user.ids"},
+           {"groups", "user.ids"})},
+    {"namespaces", OBJ(m_namespaces), 0, 0,
+     OBJ_D(r_namespaces, "private > host, per namespace (the kernel's reading when there is one)."),
+     bxs_cmp_namespaces, BX_SRC_ENGINE | BX_SRC_KERNEL,
+     FACTS({"pid", "namespaces.pid"}, {"ipc", "namespaces.ipc"}, {"uts", "namespaces.uts"},
+           {"net", "namespaces.net"}, {"user", "namespaces.user"},
+           {"cgroup", "namespaces.cgroup"})},
+    {"resources", OBJ(m_resources), 0, 0,
+     OBJ_D(r_resources, "Set and at most the requested value is stronger; unlimited is weakest. "
+                        "nanoCpus, cpuQuota and cpuPeriod are compared as one CPU limit."),
+     bxs_cmp_resources, ALL_SOURCES,
+     FACTS({"memoryBytes", "resources.memoryBytes"},
+           {"memorySwapBytes", "resources.memorySwapBytes"}, {"pidsLimit", "resources.pidsLimit"},
+           {"nanoCpus", "resources.nanoCpus"}, {"cpuShares", "resources.cpuShares"},
+           {"cpuQuota", "resources.cpuQuota"}, {"cpuPeriod", "resources.cpuPeriod"},
+           {"cgroupParent", "resources.cgroupParent"})},
+    {"writeSurface", ARR(OBJ(m_surface), BX_O_SURFACE, 0), 0, 0,
+     LIST_D(OBJ(r_surface), "Every writable place of the session must be listed (path, and kind "
+                            "when given); sizeBytes a ceiling for tmpfs-backed places."),
+     bxs_cmp_surface, ALL_SOURCES, FACTS({"", "writeSurface"}),
+     "Every place mounted read-write in the session, sorted by path, kind."},
+    {"mounts", ARR(OBJ(m_mount), BX_O_MOUNT, 0), 0, 0,
+     LIST_D(OBJ(r_mount),
+            "Every mount of the session must be listed (destination; source, canonical or as "
+            "given, and type when given); readOnly true refuses a read-write mount."),
+     bxs_cmp_mounts, ALL_SOURCES, FACTS({"", "mounts"}),
+     "Sorted by destination, sourceAsGiven, type."},
+    {"devices", OBJ(m_devices), 0, 0, OBJ(r_devices), bxs_cmp_devices, ALL_SOURCES,
+     FACTS({"allowAll", "devices.allowAll"}, {"devices", "devices.devices"},
+           {"cgroupRules", "devices.devices"})},
+    {"maskedPaths", ARR_N(&path, BX_O_STRING, 0), 0, 0,
+     LIST_D(&r_path, "Each path listed must be masked."), bxs_cmp_masked,
+     BX_SRC_ENGINE | BX_SRC_SPEC | BX_SRC_RUNTIME, FACTS({"", "maskedPaths"}),
+     "As configured, sorted."},
+    {"readonlyPaths", ARR_N(&path, BX_O_STRING, 0), 0, 0,
+     LIST_D(&r_path, "Each path listed must be read-only."), bxs_cmp_ro_paths,
+     BX_SRC_ENGINE | BX_SRC_SPEC | BX_SRC_RUNTIME, FACTS({"", "readonlyPaths"}),
+     "As configured, sorted."},
+    {"sysctls", SHAPE(.kind = BX_K_MAP, .fmt = BX_F_SYSCTL, .item = OBJ(m_sysctl)), 2, 0,
+     SHAPE(.kind = BX_K_MAP, .fmt = BX_F_SYSCTL, .item = STR(BX_F_TEXT),
+           .doc = "Each sysctl named must hold this value in the session's namespaces, read back "
+                  "from the kernel."),
+     bxs_cmp_sysctls, BX_SRC_ENGINE | BX_SRC_SPEC | BX_SRC_KERNEL, FACTS({"", "sysctls"}),
+     "The namespaced sysctls the session was given: by name, every one the engine set and the "
+     "watched ones (docs/collector.md), each with the engine's value and the kernel's."},
+    {0},
+};
+
+const bx_containment_row *bx_containment_row_of(const char *name)
+{
+    for (const bx_containment_row *r = bx_containment; name && r->name; r++)
+        if (strcmp(r->name, name) == 0)
+            return r;
+    return NULL;
+}
+
+/* The containment object and the requested containment are made from the table: a member
+ * per row, sorted by name (JCS order). Built once; the table is the only list. */
+#define ROWS (sizeof bx_containment / sizeof bx_containment[0] - 1)
+
+static bx_member containment_members[ROWS + 1];
+static bx_member requested_members_v1[ROWS + 1];
+static bx_member requested_members[2 * ROWS + 1];
+
+static int by_name(const void *a, const void *b)
+{
+    const bx_member *x = a, *y = b;
+    return strcmp(x->name, y->name);
+}
+
+static const bx_shape any_value = {.kind = BX_K_ANY, .nullable = 1};
+static const bx_shape requested_user_v1 = {.kind = BX_K_OBJECT, .members = r_user_v1};
+
+static void build_members(void)
+{
+    size_t n = 0, r = 0, rv = 0;
+    for (const bx_containment_row *row = bx_containment; row->name; row++) {
+        containment_members[n++] =
+            (bx_member){row->name, row->shape, 0, row->since, row->until, row->doc};
+        /* v1 kept the requested values loosely (user typed, the rest any); v2 by their shapes */
+        requested_members_v1[r++] =
+            (bx_member){row->name,
+                        !strcmp(row->name, "user") ? &requested_user_v1 : &any_value,
+                        BX_M_OPTIONAL,
+                        row->since ? row->since : 1,
+                        1,
+                        NULL};
+        if (row->requested)
+            requested_members[rv++] = (bx_member){row->name,     row->requested,
+                                                  BX_M_OPTIONAL, row->since > 2 ? row->since : 2,
+                                                  row->until,    NULL};
+    }
+    qsort(containment_members, n, sizeof containment_members[0], by_name);
+    for (size_t i = 0; i < r; i++)
+        requested_members[rv + i] = requested_members_v1[i];
+    qsort(requested_members, rv + r, sizeof requested_members[0], by_name);
+}
+
+static const bx_shape containment = {.kind = BX_K_OBJECT, .members = containment_members};
+
+static const bx_member m_requested[] = {
+    {"containment", SHAPE(.kind = BX_K_OBJECT, .members = requested_members), 0, 0, 0,
+     "The containment members asked for, only those, as the --requested file wrote them."},
+    {"sha256", &hex64, 0, 0, 0, "SHA-256 of the requested file's bytes."},
+    {0},
+};
+
+/* evidence */
+
+static const bx_member m_sandbox[] = {
+    {"capEffective", &cap_set_n},     {"noNewPrivileges", BOOL_N},
+    {"pid", INT(1, BX_JSON_MAX_INT)}, {"seccompMode", ENUM_N(e_seccomp_mode)},
+    {"uid", INT_N(0, UINT32_MAXV)},   {0},
+};
+
+static const bx_member m_values[] = {
+    {"engine", ANY}, {"kernel", ANY}, {"runtime", ANY}, {"spec", ANY}, {0},
+};
+
+static const bx_member m_discrepancy[] = {
+    {"field", STR(BX_F_NONEMPTY)},
+    {"reason", STR(BX_F_NONEMPTY)},
+    {"recorded", ANY},
+    {"values", OBJ(m_values)},
+    {0},
+};
+
+static const bx_member m_evidence[] = {
+    {"discrepancies", ARR(OBJ(m_discrepancy), BX_O_DISCREPANCY, 0), 0, 0, 0, "Sorted by field."},
+    {"engineInspectSha256", &hex64},
+    {"kernelSha256", &hex64_n},
+    {"level", ENUM(bx_evidence_levels)},
+    {"ociSpecSha256", &hex64_n},
+    {"sandbox", OBJ_N(m_sandbox), 0, 0, 0,
+     "The sentry's own readings (level engine+runtime only)."},
+    {0},
+};
+
+static const bx_member m_predicate[] = {
+    {"collector", OBJ(m_collector), 0, 0, 0, "The tool that observed."},
+    {"containment", &containment},
+    {"engine", OBJ(m_engine)},
+    {"evidence", OBJ(m_evidence)},
+    {"expiresAt", &time_s, 0, 0, 0, "After issuedAt."},
+    {"host", OBJ(m_host)},
+    {"image", OBJ(m_image)},
+    {"inputsSha256", &hex64},
+    {"issuedAt", &time_s},
+    {"nonce", STR(BX_F_NONCE), 0, 0, 0,
+     "128 random bits, or the verifier's challenge: 16 to 128 lowercase hex digits."},
+    {"requested", OBJ_N(m_requested)},
+    {"session", OBJ(m_session)},
+    {"source", OBJ_N(m_source)},
+    {0},
+};
+
+static const bx_shape predicate = {.kind = BX_K_OBJECT, .members = m_predicate};
+static const bx_shape requested_file = {.kind = BX_K_OBJECT, .members = requested_members};
+static pthread_once_t members_once = PTHREAD_ONCE_INIT;
+
+const bx_shape *bx_predicate_shape(void)
+{
+    pthread_once(&members_once, build_members);
+    return &predicate;
+}
+
+/* A --requested file: the requested members of the latest version. */
+const bx_shape *bx_requested_shape(void)
+{
+    pthread_once(&members_once, build_members);
+    return &requested_file;
+}
