@@ -45,12 +45,12 @@ const char *bxa_verdict_name(int v)
 static int max_delay(const bx_policy *p, int64_t *out, bx_error *err)
 {
     const json_t *v =
-        json_object_get(json_object_get(p->effective, "certificate"), "maxCollectionDelay");
+        json_object_get(json_object_get(bx_policy_effective(p), "certificate"), "maxCollectionDelay");
     *out = -1;
     if (!v || json_is_null(v))
         return 0;
     if (!json_is_string(v) || bx_duration_parse(json_string_value(v), out, err) != 0)
-        return bx_error_set(err, BX_ECONFIG, p->source,
+        return bx_error_set(err, BX_ECONFIG, bx_policy_source(p),
                             "certificate.maxCollectionDelay is not a duration");
     return 0;
 }

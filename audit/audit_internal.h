@@ -127,11 +127,7 @@ int bxa_scan(bx_audit *a, bx_error *err);
 /* Mark engine i lost with a reason (err's text). */
 void bxa_engine_lost(bx_audit *a, size_t i, const bx_error *err);
 
-/* The certificates phase (certs.c): verify one envelope's bytes and append it (buf is
- * borrowed). */
-int bxa_add_cert(bx_audit *a, const char *file, size_t line, const char *buf, size_t len,
-                 const bx_error *read_err, bx_error *err);
-/* The same in two steps: verify buf into *res with policy p (NULL: the audit's; a thread
+/* The certificates phase (certs.c): verify buf into *res with policy p (NULL: the audit's; a thread
  * verifying beside others passes a copy of its own: findings take references to the
  * policy's values), then append the result (*res is taken over, also on error). */
 int bxa_verify_cert(const bx_audit *a, const bx_policy *p, const char *buf, size_t len,

@@ -49,7 +49,7 @@ static const char *fmt_secs(int64_t s, char out[32])
  * certificate.maxCollectionDelay. Added here unless the policy's evaluation gave it. */
 static void collection_delay(const bx_audit *a, bxa_cert *c)
 {
-    const json_t *pol = json_object_get(json_object_get(a->o.policy->effective, "certificate"),
+    const json_t *pol = json_object_get(json_object_get(bx_policy_effective(a->o.policy), "certificate"),
                                         "maxCollectionDelay");
     const char *status = NULL;
     char got[32];
@@ -145,193 +145,85 @@ int bxa_append_cert(bx_audit *a, const char *file, bx_verify_result *res, bx_err
     return 0;
 }
 
-int bxa_add_cert(bx_audit *a, const char *file, size_t line, const char *buf, size_t len,
-                 const bx_error *read_err, bx_error *err)
+/* A certificate handed back by the batch verifier, in name order: appended with its result
+ * (taken over). An input that could not be read is judged as one (too large, or not a
+ * certificate); only an I/O failure makes the audit incomplete. */
+typedef struct {
+    bx_audit *a;
+    size_t done;
+    int first_rc;
+    bx_error *err;
+} loading;
+
+static int loaded(void *arg, bx_batch_item *it)
 {
-    bx_verify_opts vo = {.at = a->o.now};
+    loading *l = arg;
+    bx_audit *a = l->a;
     bxa_cert *c;
-    char msg[400];
     int rc = 0;
 
+    if (a->o.progress)
+        a->o.progress(a->o.progress_ud, "certificates", ++l->done, 0);
+    if (it->rc != 0) { /* the environment: out of memory */
+        a->certs_incomplete = 1;
+        if (!l->first_rc) {
+            *l->err = it->err;
+            l->first_rc = it->rc;
+        }
+        return 0;
+    }
     if (!(c = bxa_grow(a->certs, &a->ncerts, sizeof *a->certs)))
-        return bx_error_set(err, BX_EIO, NULL, "out of memory");
+        return BX_ENOMEM;
     a->certs = c;
     c = &a->certs[a->ncerts - 1];
     c->row = -1;
-    if ((line ? asprintf(&c->file, "%s:%zu", file, line) : asprintf(&c->file, "%s", file)) < 0) {
+    if ((it->line ? asprintf(&c->file, "%s:%zu", it->file, it->line)
+                  : asprintf(&c->file, "%s", it->file)) < 0) {
         c->file = NULL;
         a->ncerts--;
-        return bx_error_set(err, BX_EIO, NULL, "out of memory");
+        return BX_ENOMEM;
     }
-    if (read_err) {
-        /* only an I/O failure loses a certificate; too large or not a file is judged */
-        c->unreadable = read_err->code == BX_EIO;
-        if (!(c->res.findings = json_array()))
-            return bx_error_set(err, BX_EIO, NULL, "out of memory");
-        if (read_err->code == BX_EINVAL && strncmp(read_err->msg, "too large", 9) == 0)
-            bx_finding_add(c->res.findings, "certificate.too_large", "fail",
-                           json_integer(BX_ENVELOPE_MAX_DEFAULT), json_null(), "%s", read_err->msg);
-        else
-            bx_finding_add(c->res.findings, "certificate.format", "fail", NULL, NULL, "%s",
-                           bx_error_str(read_err, msg, sizeof msg));
-    } else if ((rc = bx_verify_envelope(a->o.policy, &vo, buf, len, &c->res, err)) != 0) {
-        return rc;
-    }
-    bxa_cert_judge(a, c);
-    return 0;
-}
-
-static int ends_with(const char *s, const char *suf)
-{
-    size_t a = strlen(s), b = strlen(suf);
-    return a >= b && strcmp(s + a - b, suf) == 0;
-}
-
-static int name_cmp(const void *x, const void *y)
-{
-    return strcmp(*(char *const *)x, *(char *const *)y);
-}
-
-/* One envelope per line. Returns an I/O error after recording it. */
-static int bundle(bx_audit *a, const char *path, bx_error *err)
-{
-    FILE *f = fopen(path, "r");
-    char *line = NULL;
-    size_t cap = 0, lineno = 0;
-    ssize_t n;
-    bx_error re;
-    int rc = 0;
-
-    if (!f) {
-        bx_error_errno(&re, BX_EIO, path, "cannot open");
-        if ((rc = bxa_add_cert(a, path, 0, NULL, 0, &re, err)) == 0) {
-            *err = re;
-            rc = BX_EIO;
-        }
-        return rc;
-    }
-    while (rc == 0 && (n = getline(&line, &cap, f)) > 0) {
-        lineno++;
-        while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r'))
-            line[--n] = '\0';
-        if (n == 0)
-            continue;
-        if ((size_t)n > BX_ENVELOPE_MAX_DEFAULT) {
-            bx_error_set(&re, BX_EINVAL, path, "too large (over %d bytes)",
-                         BX_ENVELOPE_MAX_DEFAULT);
-            rc = bxa_add_cert(a, path, lineno, NULL, 0, &re, err);
-        } else {
-            rc = bxa_add_cert(a, path, lineno, line, (size_t)n, NULL, err);
-        }
-    }
-    if (rc == 0 && ferror(f)) {
-        bx_error_errno(&re, BX_EIO, path, "read error");
-        a->certs_incomplete = 1;
-        rc = bxa_add_cert(a, path, lineno + 1, NULL, 0, &re, err);
-        if (rc == 0) {
-            *err = re;
-            rc = BX_EIO;
-        }
-    }
-    free(line);
-    fclose(f);
-    return rc;
-}
-
-static int single(bx_audit *a, const char *path, bx_error *err)
-{
-    char *buf = NULL;
-    size_t len = 0;
-    bx_error re;
-    int rc;
-
-    if (bx_read_file(path, BX_ENVELOPE_MAX_DEFAULT + 1, 1, &buf, &len, &re) != 0) {
-        if (re.code == BX_EIO)
+    if (it->unreadable) {
+        c->unreadable = it->err.code == BX_EIO;
+        if (c->unreadable) {
             a->certs_incomplete = 1;
-        rc = bxa_add_cert(a, path, 0, NULL, 0, &re, err);
-        if (rc == 0 && re.code == BX_EIO) {
-            *err = re;
-            rc = BX_EIO;
+            if (!l->first_rc) {
+                *l->err = it->err;
+                l->first_rc = BX_EIO;
+            }
         }
-        return rc;
     }
-    while (len > 0 && (buf[len - 1] == '\n' || buf[len - 1] == '\r'))
-        len--;
-    rc = bxa_add_cert(a, path, 0, buf, len, NULL, err);
-    free(buf);
+    c->res = *it->res;
+    memset(it->res, 0, sizeof *it->res);
+    bxa_cert_judge(a, c);
     return rc;
 }
 
 int bx_audit_load_certs(bx_audit *a, const char *dir, bx_error *err)
 {
     struct stat st;
-    struct dirent *e;
-    char **names = NULL;
-    size_t n = 0, done = 0;
-    DIR *d = NULL;
-    int rc = 0, first = 0;
-    bx_error fe;
+    bx_verify_opts vo = {.at = a->o.now};
+    bx_batch_opts bo = {.jobs = 1};
+    loading l = {.a = a, .err = err};
+    bx_batch *b = NULL;
+    int rc, crc;
 
     if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
         return bx_error_set(err, BX_ECONFIG, dir, "--certs is not a folder");
     free(a->certs_dir);
     if (!(a->certs_dir = strdup(dir)))
-        return bx_error_set(err, BX_EIO, NULL, "out of memory");
-    if (!(d = opendir(dir))) {
-        a->certs_incomplete = 1;
-        return bx_error_errno(err, BX_EIO, dir, "cannot open the folder");
-    }
-    errno = 0;
-    while ((e = readdir(d)) != NULL) {
-        char **g;
-        if (!ends_with(e->d_name, ".intoto.json") && !ends_with(e->d_name, ".intoto.jsonl"))
-            continue;
-        if (!(g = realloc(names, (n + 1) * sizeof *names)) ||
-            asprintf(&g[n], "%s/%s", dir, e->d_name) < 0) {
-            names = g ? g : names;
-            rc = bx_error_set(err, BX_EIO, NULL, "out of memory");
-            goto out;
-        }
-        names = g;
-        n++;
-        errno = 0;
-    }
-    if (errno) {
-        a->certs_incomplete = 1;
-        rc = bx_error_errno(err, BX_EIO, dir, "cannot read the folder");
-        goto out;
-    }
-    if (n)
-        qsort(names, n, sizeof *names, name_cmp);
-    for (size_t i = 0; i < n; i++) {
-        int r;
-        if (a->o.progress)
-            a->o.progress(a->o.progress_ud, "certificates", done++, n);
-        if (stat(names[i], &st) != 0 || !S_ISREG(st.st_mode)) {
-            /* a FIFO or a device would block or never end: judged without being read */
-            bx_error re;
-            bx_error_set(&re, BX_EINVAL, names[i], "not a regular file");
-            r = bxa_add_cert(a, names[i], 0, NULL, 0, &re, &fe);
-        } else {
-            r = ends_with(names[i], ".jsonl") ? bundle(a, names[i], &fe) : single(a, names[i], &fe);
-        }
-        if (r != 0) {
-            /* the first failure is reported; the other files are read on */
-            a->certs_incomplete = 1;
-            if (!first) {
-                first = 1;
-                *err = fe;
-                rc = r;
-            }
-        }
-    }
+        return bx_error_set(err, BX_ENOMEM, NULL, "out of memory");
+    if ((rc = bx_batch_open(a->o.policy, &vo, &bo, loaded, &l, &b, err)) != 0)
+        return rc;
+    rc = bx_batch_path(b, dir, NULL, NULL, NULL);
+    crc = bx_batch_close(b);
+    if (rc == 0)
+        rc = crc;
     if (a->o.progress)
-        a->o.progress(a->o.progress_ud, "certificates", done, n);
-out:
-    if (d)
-        closedir(d);
-    for (size_t i = 0; i < n; i++)
-        free(names[i]);
-    free(names);
-    return rc;
+        a->o.progress(a->o.progress_ud, "certificates", l.done, l.done);
+    if (rc != 0) { /* out of memory: the list would be shorter */
+        a->certs_incomplete = 1;
+        return bx_error_set(err, rc, dir, "out of memory: not every certificate was read");
+    }
+    return l.first_rc;
 }

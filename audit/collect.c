@@ -72,7 +72,7 @@ typedef struct {
     /* the policy each worker verifies with: a copy of the effective policy of its own, as
      * findings take references to its values and reference counts are not for values two
      * threads use at once */
-    bx_policy policies[BX_AUDIT_JOBS_MAX];
+    bx_policy *policies[BX_AUDIT_JOBS_MAX]; /* a clone per worker */
 } job;
 
 /* Write doc as dir/<id>.intoto.json, or dir/<id>-<start>.intoto.json when that is taken:
@@ -136,7 +136,7 @@ static void collect_one(bx_audit *a, unsigned worker, size_t i, void *ud)
         goto out;
     while (blen > 0 && back[blen - 1] == '\n')
         blen--;
-    rc = bxa_verify_cert(a, &j->policies[worker], back, blen, &res->res, err);
+    rc = bxa_verify_cert(a, j->policies[worker], back, blen, &res->res, err);
     res->verified = rc == 0;
 out:
     if (rc != 0)
@@ -170,11 +170,8 @@ int bx_audit_collect(bx_audit *a, const char *dir, EVP_PKEY *const *keys, size_t
     if (j.todo && (rc = bx_collect_shared_new(&j.shared, err)) != 0)
         goto out;
     for (unsigned w = 0; w < a->jobs && w < BX_AUDIT_JOBS_MAX; w++) {
-        j.policies[w] = *a->o.policy;
-        if (!(j.policies[w].effective = json_deep_copy(a->o.policy->effective))) {
-            rc = bx_error_set(err, BX_EIO, NULL, "out of memory");
+        if ((rc = bx_policy_clone(a->o.policy, &j.policies[w], err)) != 0)
             goto out;
-        }
     }
     bxa_parallel(a, j.todo, collect_one, &j);
     bxa_progress(a, "collect", j.todo, j.todo);
@@ -207,6 +204,6 @@ out:
     free(j.results);
     bx_collect_shared_free(j.shared);
     for (unsigned w = 0; w < BX_AUDIT_JOBS_MAX; w++)
-        json_decref(j.policies[w].effective);
+        bx_policy_free(j.policies[w]);
     return rc;
 }

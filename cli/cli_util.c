@@ -91,14 +91,14 @@ int cli_load_policy(const char *arg, char **keys, size_t nkeys, int threshold, b
         }
     }
     if (threshold > 0)
-        p->threshold = threshold;
-    if (p->nkeys == 0) {
+        bx_policy_set_threshold(p, threshold);
+    if (bx_policy_nkeys(p) == 0) {
         bx_policy_free(p);
         return cli_usage_error(arg, "no trusted keys: add trust.keys to the policy or --key PUB");
     }
-    if ((size_t)p->threshold > p->nkeys) {
-        int t = p->threshold;
-        size_t n = p->nkeys;
+    if ((size_t)bx_policy_threshold(p) > bx_policy_nkeys(p)) {
+        int t = bx_policy_threshold(p);
+        size_t n = bx_policy_nkeys(p);
         bx_policy_free(p);
         return cli_usage_error(arg, "threshold %d is more than the %zu trusted key(s)", t, n);
     }

@@ -43,10 +43,14 @@ static const char help[] =
     "configuration error, 3 an engine unreachable or lost, or an I/O error (the audit is\n"
     "incomplete; the report holds what was read).\n";
 
+/* total 0: not known yet (the certificates are counted as they are read) */
 static void progress(void *ud, const char *phase, size_t done, size_t total)
 {
     (void)ud;
-    fprintf(stderr, "\rboxcert audit: %s %zu/%zu\033[K", phase, done, total);
+    if (total)
+        fprintf(stderr, "\rboxcert audit: %s %zu/%zu\033[K", phase, done, total);
+    else
+        fprintf(stderr, "\rboxcert audit: %s %zu\033[K", phase, done);
     fflush(stderr);
 }
 

@@ -42,7 +42,7 @@ int cmd_policy(int argc, char **argv)
             cli_report(argv[2], &err);
             return EXIT_USAGE;
         }
-        char *s = json_dumps(p->effective, JSON_INDENT(2) | JSON_SORT_KEYS);
+        char *s = json_dumps(bx_policy_effective(p), JSON_INDENT(2) | JSON_SORT_KEYS);
         printf("%s\n", s ? s : "null");
         free(s);
         bx_policy_free(p);

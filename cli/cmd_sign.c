@@ -67,7 +67,7 @@ int cmd_sign(int argc, char **argv)
     }
     if ((rc = cli_load_policy(policy_arg, vkeys.v, vkeys.n, 0, &p)) != 0)
         goto out;
-    if (bx_read_file(argv[optind], BX_ENVELOPE_MAX_DEFAULT, 0, &buf, &len, &err) != 0) {
+    if (bx_source_read_one(argv[optind], NULL, &buf, &len, &err) != 0) {
         rc = cli_report(argv[optind], &err);
         rc = rc == EXIT_USAGE ? EXIT_REJECT : rc;
         goto out;

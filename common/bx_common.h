@@ -52,6 +52,17 @@ void bx_error_prefix(bx_error *err, const char *fmt, ...) BX_FMT(2, 3);
 /* "where: msg" or "msg" into buf. */
 const char *bx_error_str(const bx_error *err, char *buf, size_t len);
 
+/* ---- allocation (alloc.c) ------------------------------------------------------ */
+
+/* malloc, realloc and strdup for code that must fail closed when memory runs out; tests
+ * make the Nth of them on this thread fail (bx_alloc_fail_at(N); 0: none) and read how many
+ * there were (bx_alloc_count). Free with free(). */
+void *bx_malloc(size_t n);
+void *bx_realloc(void *p, size_t n);
+char *bx_strdup(const char *s);
+void bx_alloc_fail_at(unsigned long n);
+unsigned long bx_alloc_count(void);
+
 /* ---- files ----------------------------------------------------------------- */
 
 /* Read a whole regular file of at most max bytes ("-" = stdin). The size is checked
@@ -60,9 +71,10 @@ const char *bx_error_str(const bx_error *err, char *buf, size_t len);
  * allow_empty is 0) and oversize files are BX_ECONFIG/BX_EINVAL/BX_EIO errors;
  * oversize gives BX_EINVAL with msg starting "too large".
  * In detail: err->where is the path ("<stdin>" for "-"); a directory ("is a directory"),
- * another non-regular file except a FIFO or stdin ("is not a regular file") and an empty
- * file ("is empty") are BX_ECONFIG; open/read failures are BX_EIO with sys_errno set
- * (ENOENT for a missing file). A stream over max stops after max + 1 bytes. */
+ * another non-regular file, a FIFO too ("is not a regular file": it is opened without
+ * blocking and never read), and an empty file ("is empty") are BX_ECONFIG; open/read
+ * failures are BX_EIO with sys_errno set (ENOENT for a missing file); out of memory is
+ * BX_ENOMEM. stdin ("-") is a stream, stopped after max + 1 bytes. */
 int bx_read_file(const char *path, size_t max, int allow_empty, char **out, size_t *len,
                  bx_error *err) BX_WUR;
 

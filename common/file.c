@@ -26,7 +26,7 @@ static int rbuf_grow(rbuf *b, size_t limit)
         cap = limit + 1;
     if (cap <= b->cap)
         return -1;
-    char *p = realloc(b->p, cap);
+    char *p = bx_realloc(b->p, cap);
     if (!p)
         return -1;
     b->p = p;
@@ -42,7 +42,7 @@ static int read_all(int fd, const char *path, size_t max, rbuf *b, bx_error *err
         if (b->len == limit)
             return bx_error_set(err, BX_EINVAL, path, "too large: over %zu bytes", max);
         if (b->cap - b->len < 2 && rbuf_grow(b, limit) < 0)
-            return bx_error_set(err, BX_EIO, path, "out of memory");
+            return bx_error_set(err, BX_ENOMEM, path, "out of memory");
         size_t want = b->cap - 1 - b->len;
         if (want > limit - b->len)
             want = limit - b->len;
@@ -57,7 +57,7 @@ static int read_all(int fd, const char *path, size_t max, rbuf *b, bx_error *err
     }
 }
 
-/* Refuses what is not a regular file (pipes and stdin allowed) and what is over max. */
+/* Refuses what is not a regular file (stdin, "-", is a stream) and what is over max. */
 static int check_readable(int fd, const char *path, int is_stdin, size_t max, rbuf *b,
                           bx_error *err)
 {
@@ -66,16 +66,17 @@ static int check_readable(int fd, const char *path, int is_stdin, size_t max, rb
         return bx_error_errno(err, BX_EIO, path, "cannot stat");
     if (S_ISDIR(st.st_mode))
         return bx_error_set(err, BX_ECONFIG, path, "is a directory");
-    if (!S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode) && !is_stdin)
-        return bx_error_set(err, BX_ECONFIG, path, "is not a regular file");
+    if (!S_ISREG(st.st_mode) && !is_stdin)
+        return bx_error_set(err, BX_ECONFIG, path,
+                            "is not a regular file (a FIFO, socket or device is never read)");
     if (S_ISREG(st.st_mode) && (uintmax_t)st.st_size > max)
         return bx_error_set(err, BX_EINVAL, path, "too large: %jd bytes (max %zu)",
                             (intmax_t)st.st_size, max);
     if (S_ISREG(st.st_mode) && st.st_size > 0) {
         b->cap = (size_t)st.st_size + 2; /* +1 for the NUL, +1 to see growth at once */
-        b->p = malloc(b->cap);
+        b->p = bx_malloc(b->cap);
         if (!b->p)
-            return bx_error_set(err, BX_EIO, path, "out of memory");
+            return bx_error_set(err, BX_ENOMEM, path, "out of memory");
     }
     return 0;
 }
@@ -85,7 +86,9 @@ int bx_read_file(const char *path, size_t max, int allow_empty, char **out, size
 {
     int is_stdin = strcmp(path, "-") == 0;
     const char *name = is_stdin ? "<stdin>" : path;
-    int fd = is_stdin ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC);
+    /* O_NONBLOCK: opening a FIFO or a device must not block; what is not a regular file is
+     * refused before a byte is read */
+    int fd = is_stdin ? STDIN_FILENO : open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
     rbuf b = {0};
     int rc = 0;
     if (fd < 0) {
@@ -103,7 +106,7 @@ int bx_read_file(const char *path, size_t max, int allow_empty, char **out, size
         goto out;
     }
     if (!b.p && rbuf_grow(&b, 0) < 0) {
-        rc = bx_error_set(err, BX_EIO, name, "out of memory");
+        rc = bx_error_set(err, BX_ENOMEM, name, "out of memory");
         goto out;
     }
     b.p[b.len] = '\0';

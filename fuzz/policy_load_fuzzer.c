@@ -35,10 +35,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     json_decref(empty);
     json_decref(full);
     /* the effective policy is a policy file (JSON is YAML) that gives itself */
-    text = json_dumps(p->effective, JSON_COMPACT | JSON_SORT_KEYS);
-    if (text && p->nkeys == 0 &&
+    text = json_dumps(bx_policy_effective(p), JSON_COMPACT | JSON_SORT_KEYS);
+    if (text && bx_policy_nkeys(p) == 0 &&
         (bx_policy_load_buffer(text, strlen(text), name, &q, &err) != 0 ||
-         !json_equal(p->effective, q->effective)))
+         !json_equal(bx_policy_effective(p), bx_policy_effective(q))))
         __builtin_trap();
 out:
     free(text);

@@ -5,42 +5,58 @@
 #include <string.h>
 
 typedef struct {
-    const bx_policy *p;
-    const bx_verify_opts *o;
     const char *commit;
     bx_ledger_result_fn fn;
     void *ctx;
     size_t certs, passed;
+    bx_batch *batch;
     bx_error *err;
 } commit_run;
 
+/* The note's lines go to verify/'s batch verifier, each bound to the commit (verify's own
+ * step 10, --expect-source: a certificate.binding finding, looked at only once the
+ * signatures have verified); the results come back in order. */
 static int verify_line(const bx_ledger_note_line *line, void *ctx)
 {
     commit_run *r = ctx;
-    bx_verify_result res;
-    int rc = bx_ledger_verify_cert(r->p, r->o, r->commit, line->bytes, line->len, &res, r->err);
-    if (rc == 0) {
-        r->certs++;
-        r->passed += res.pass != 0;
-        r->fn(r->commit, line->lineno, &res, r->ctx);
-    }
-    bx_verify_result_free(&res);
+    char *buf = bx_malloc(line->len + 1);
+    if (!buf)
+        return bx_error_set(r->err, BX_ENOMEM, r->commit, "out of memory");
+    memcpy(buf, line->bytes, line->len);
+    buf[line->len] = '\0';
+    int rc = bx_batch_add(r->batch, r->commit, line->lineno, buf, line->len, r->commit, NULL);
+    if (rc == BX_ENOMEM)
+        bx_error_set(r->err, BX_ENOMEM, r->commit, "out of memory");
     return rc;
+}
+
+static int verified(void *arg, bx_batch_item *it)
+{
+    commit_run *r = arg;
+    if (it->rc != 0) {
+        *r->err = it->err;
+        return it->rc;
+    }
+    r->certs++;
+    r->passed += it->res->pass != 0;
+    r->fn(r->commit, it->line, it->res, r->ctx);
+    return 0;
 }
 
 static int verify_commit(bx_ledger *l, const bx_policy *p, const bx_verify_opts *o,
                          const char *commit, bx_ledger_result_fn fn, void *ctx,
                          bx_ledger_summary *sum, bx_error *err)
 {
-    commit_run r = {.p = p, .o = o, .commit = commit, .fn = fn, .ctx = ctx, .err = err};
+    commit_run r = {.commit = commit, .fn = fn, .ctx = ctx, .err = err};
     bx_verify_result res = {0};
+    bx_batch_opts bo = {.jobs = 1};
     char *note = NULL;
     size_t len = 0;
     int rc = bx_ledger_note_read(l, commit, &note, &len, err);
     if (rc == BX_EINVAL) {
         /* A note too large to read: one failed result for it, then the commit is missing. */
         if ((res.findings = json_array()) == NULL) {
-            rc = bx_error_set(err, BX_EENV, NULL, "out of memory");
+            rc = bx_error_set(err, BX_ENOMEM, NULL, "out of memory");
             goto out;
         }
         bx_finding_add(res.findings, "certificate.too_large", "fail",
@@ -52,7 +68,14 @@ static int verify_commit(bx_ledger *l, const bx_policy *p, const bx_verify_opts 
         goto out;
     } else if (note) {
         size_t max = o->max_size ? o->max_size : BX_ENVELOPE_MAX_DEFAULT;
-        if ((rc = bx_ledger_note_parse(note, len, max, verify_line, &r, err)) != 0)
+        int crc;
+        if ((rc = bx_batch_open(p, o, &bo, verified, &r, &r.batch, err)) != 0)
+            goto out;
+        rc = bx_ledger_note_parse(note, len, max, verify_line, &r, err);
+        crc = bx_batch_close(r.batch);
+        if (rc == 0 && crc != 0)
+            rc = bx_error_set(err, crc, commit, "out of memory verifying its certificates");
+        if (rc != 0)
             goto out;
     }
     sum->commits++;

@@ -19,17 +19,8 @@ typedef struct {
     int64_t not_before, not_after;
 } bx_trust_key;
 
-typedef struct {
-    json_t *effective;  /* owned: the effective policy after extends/merge, in the
-                         * language's own form (sizes and durations as written) */
-    char source[256];   /* file path or "profile:NAME@VERSION" */
-    char profile[64];   /* the built-in profile it is or extends, resolved ("strict@2"), or "" */
-    bx_trust_key *keys; /* owned */
-    size_t nkeys;
-    int threshold;      /* trust.threshold, default 1 */
-    int64_t max_age;    /* seconds; -1 when absent */
-    int64_t clock_skew; /* seconds; default 300 */
-} bx_policy;
+/* A loaded policy: opaque (bx_policy_load, bx_policy_clone, bx_policy_free). */
+typedef struct bx_policy bx_policy;
 
 /* Load a built-in profile when arg is written as one (NAME or NAME@VERSION: never a file;
  * a file of that name in the working directory is an error, BX_ECONFIG naming it: write
@@ -50,6 +41,24 @@ json_t *bx_policy_identity(const bx_policy *p, bx_error *err);
  * policy already lists is ignored. */
 int bx_policy_add_key_file(bx_policy *p, const char *path, bx_error *err) BX_WUR;
 void bx_policy_free(bx_policy *p);
+/* A copy with an effective policy of its own (JSON values shared with no other thread; the
+ * keys are shared, read-only): one per thread that verifies. Caller owns *out. */
+int bx_policy_clone(const bx_policy *p, bx_policy **out, bx_error *err) BX_WUR;
+
+/* The effective policy: after extends/merge, in the language's own form (sizes and durations
+ * as written). Borrowed. */
+const json_t *bx_policy_effective(const bx_policy *p);
+/* The file path as given, or "profile:NAME@VERSION". Borrowed. */
+const char *bx_policy_source(const bx_policy *p);
+/* The trusted keys (the policy's, then those added with --key). */
+size_t bx_policy_nkeys(const bx_policy *p);
+const bx_trust_key *bx_policy_key(const bx_policy *p, size_t i);
+/* trust.threshold (default 1); a --threshold overrides it. */
+int bx_policy_threshold(const bx_policy *p);
+void bx_policy_set_threshold(bx_policy *p, int threshold);
+/* certificate.clockSkew in seconds (default 300); certificate.maxAge, -1 when absent. */
+int64_t bx_policy_clock_skew(const bx_policy *p);
+int64_t bx_policy_max_age(const bx_policy *p);
 
 /* The built-in profiles: names ("strict", "gvisor", "cis-docker"), NULL-terminated. Each has
  * versions 1 .. BX_POLICY_PROFILE_LATEST, written NAME@VERSION; a released version is frozen

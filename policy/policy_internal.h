@@ -6,6 +6,19 @@
 
 #include "bx_policy.h"
 
+struct bx_policy {
+    json_t *effective;  /* owned: the effective policy after extends/merge, in the
+                         * language's own form (sizes and durations as written) */
+    char source[256];   /* file path or "profile:NAME@VERSION" */
+    char profile[64];   /* the built-in profile it is or extends, resolved ("strict@2"), or "" */
+    bx_trust_key *keys; /* owned */
+    size_t nkeys;
+    int threshold;      /* trust.threshold, default 1 */
+    int64_t max_age;    /* seconds; -1 when absent */
+    int64_t clock_skew; /* seconds; default 300 */
+    int keys_shared;    /* a clone: the keys are the original's */
+};
+
 /* The top-level mapping of the language. */
 extern const bx_shape bxp_schema;
 

@@ -558,6 +558,61 @@ void bx_policy_free(bx_policy *p)
     if (!p)
         return;
     json_decref(p->effective);
-    free_keys(p->keys, p->nkeys);
+    if (!p->keys_shared)
+        free_keys(p->keys, p->nkeys);
     free(p);
+}
+
+int bx_policy_clone(const bx_policy *p, bx_policy **out, bx_error *err)
+{
+    bx_policy *c = calloc(1, sizeof *c);
+
+    *out = NULL;
+    if (!c || !(*c = *p, c->effective = json_deep_copy(p->effective))) {
+        free(c);
+        return bx_error_set(err, BX_ENOMEM, NULL, "out of memory");
+    }
+    c->keys_shared = 1;
+    *out = c;
+    return 0;
+}
+
+const json_t *bx_policy_effective(const bx_policy *p)
+{
+    return p->effective;
+}
+
+const char *bx_policy_source(const bx_policy *p)
+{
+    return p->source;
+}
+
+size_t bx_policy_nkeys(const bx_policy *p)
+{
+    return p->nkeys;
+}
+
+const bx_trust_key *bx_policy_key(const bx_policy *p, size_t i)
+{
+    return i < p->nkeys ? &p->keys[i] : NULL;
+}
+
+int bx_policy_threshold(const bx_policy *p)
+{
+    return p->threshold;
+}
+
+void bx_policy_set_threshold(bx_policy *p, int threshold)
+{
+    p->threshold = threshold;
+}
+
+int64_t bx_policy_clock_skew(const bx_policy *p)
+{
+    return p->clock_skew;
+}
+
+int64_t bx_policy_max_age(const bx_policy *p)
+{
+    return p->max_age;
 }

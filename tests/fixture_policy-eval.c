@@ -132,14 +132,14 @@ static json_t *case_statement(const char *dir)
 /* What `policy check` prints, loaded back as a policy file, gives the same policy. */
 static void check_reload(const bx_policy *p, const char *path)
 {
-    char *text = json_dumps(p->effective, JSON_INDENT(2) | JSON_SORT_KEYS);
+    char *text = json_dumps(bx_policy_effective(p), JSON_INDENT(2) | JSON_SORT_KEYS);
     bx_policy *q = NULL;
     bx_error err;
 
     bx_error_clear(&err);
     ok_err(text ? bx_policy_load_buffer(text, strlen(text), path, &q, &err) : -1, &err,
            "the effective policy loads as a policy file");
-    ok(q && json_equal(p->effective, q->effective), "and gives the same effective policy");
+    ok(q && json_equal(bx_policy_effective(p), bx_policy_effective(q)), "and gives the same effective policy");
     bx_policy_free(q);
     free(text);
 }

@@ -29,8 +29,8 @@ static void check_effective(const bx_policy *p, const char *dir)
         return;
     json_t *want = json_load_file(path, JSON_REJECT_DUPLICATES, &jerr);
     ok(want != NULL, "effective.json parses (%s)", want ? "" : jerr.text);
-    if (!ok(json_equal(want, p->effective), "effective policy matches effective.json")) {
-        char *got = json_dumps(p->effective, JSON_INDENT(2) | JSON_SORT_KEYS);
+    if (!ok(json_equal(want, bx_policy_effective(p)), "effective policy matches effective.json")) {
+        char *got = json_dumps(bx_policy_effective(p), JSON_INDENT(2) | JSON_SORT_KEYS);
         printf("# got:\n%s\n", got ? got : "(null)");
         free(got);
     }

@@ -85,8 +85,10 @@ static char *expand(const json_t *base, const char *seed, size_t *len)
     char *out = NULL;
     size_t i;
 
-    if (!(st = bx_json_merge_patch(base, patch ? patch : json_object())))
+    json_t *none = json_object();
+    if (!(st = bx_json_merge_patch(base, patch ? patch : none)))
         die(seed, "cannot lay the patch over the base");
+    json_decref(none);
     json_t *pred = json_object_get(st, "predicate");
     if (json_is_object(pred) && bx_predicate_fill_nulls(pred, bx_statement_version(st), &err))
         die(seed, err.msg);

@@ -45,6 +45,92 @@ int bx_label_matches(const json_t *labels, const char *kv);
 /* Recompute res->pass from its findings. */
 void bx_verify_result_update(bx_verify_result *res);
 
+/* ---- certificate inputs (source.c) ------------------------------------------------
+ * The one reader of certificates for verify, audit, show and sign: a file (one envelope), a
+ * JSON Lines bundle (*.intoto.jsonl, an envelope a line), a folder of them (sorted by name;
+ * with recursive its subfolders too), or "-" (standard input, JSON Lines). Every input is
+ * handed on in order, and none is dropped in silence:
+ *   - what cannot be read (a file that is not regular: a FIFO, socket or device is never
+ *     opened for reading; a read error; a folder that cannot be read to its end; a file or a
+ *     bundle line over the size cap) is a BX_INPUT_ERROR input naming the file and line;
+ *     a bundle line over the cap also ends that bundle;
+ *   - a folder's entry that is not a certificate's name, a subfolder (without recursive) and
+ *     a link to a folder are BX_INPUT_SKIPPED inputs;
+ *   - running out of memory stops the whole: bx_source_read returns BX_ENOMEM. */
+typedef struct {
+    size_t max_size; /* per envelope and per bundle line; 0 = BX_ENVELOPE_MAX_DEFAULT */
+    int recursive;   /* a folder's subfolders too (never a link to one) */
+} bx_source_opts;
+
+typedef enum { BX_INPUT_CERT, BX_INPUT_ERROR, BX_INPUT_SKIPPED } bx_input_kind;
+
+typedef struct {
+    bx_input_kind kind;
+    const char *file; /* the path as given, or folder/name (borrowed) */
+    size_t line;      /* the line of a bundle (1-based), else 0 */
+    char *buf;        /* BX_INPUT_CERT: the envelope's bytes, NUL-terminated one past len;
+                       * the callback may take them (set buf to NULL, free() later) */
+    size_t len;
+    bx_error err; /* BX_INPUT_ERROR: why (code BX_EINVAL and msg "too large..." for the size cap,
+                   * BX_EINVAL for not a regular file, BX_EIO for a read error);
+                   * BX_INPUT_SKIPPED: msg says why */
+} bx_input;
+
+/* Called for each input; a non-zero return stops the reading and is returned. */
+typedef int (*bx_source_fn)(void *arg, bx_input *in);
+int bx_source_read(const char *path, const bx_source_opts *o, bx_source_fn fn, void *arg) BX_WUR;
+/* Exactly one envelope from path (a file, or a bundle or "-" of one line): *buf (caller frees,
+ * NUL-terminated one past *len). What cannot be read is its error (bx_source_read's); a folder,
+ * or no envelope or several, is BX_EINVAL. */
+int bx_source_read_one(const char *path, const bx_source_opts *o, char **buf, size_t *len,
+                       bx_error *err) BX_WUR;
+/* 1 for *.intoto.json and *.intoto.jsonl. */
+int bx_source_is_certificate_name(const char *name);
+
+/* ---- batches (batch.c) --------------------------------------------------------------
+ * The one batch verifier: certificates verified by jobs threads (each with its own clone of
+ * the policy) and handed back in input order, on the thread that adds them, to fn. */
+typedef struct bx_batch bx_batch;
+
+typedef struct {
+    int jobs;  /* threads that verify; 1 (or 0): on the calling thread, one after another */
+    int cache; /* keep jansson's small blocks per thread while the batch runs (jansson's
+                * allocator is the process's: only for a process doing nothing else) */
+} bx_batch_opts;
+
+/* One certificate handed back. */
+typedef struct {
+    const char *file; /* as added (borrowed) */
+    size_t line;
+    int unreadable;        /* the input could not be read: res has its certificate.too_large or
+                            * certificate.format finding, err says why */
+    bx_verify_result *res; /* the verdict; fn may take it (copy it and zero *res) */
+    int rc;                /* non-zero: verification could not be done (environment, memory) */
+    bx_error err;
+    void *tag; /* bx_batch_add's */
+} bx_batch_item;
+
+/* A non-zero return stops handing back further items and is returned by bx_batch_close
+ * (and by the add that saw it). */
+typedef int (*bx_batch_fn)(void *arg, bx_batch_item *it);
+/* A skipped input of a folder (bx_source_read's BX_INPUT_SKIPPED): its file and why. */
+typedef int (*bx_batch_skip_fn)(void *arg, const char *file, const char *why);
+
+int bx_batch_open(const bx_policy *p, const bx_verify_opts *vo, const bx_batch_opts *bo,
+                  bx_batch_fn fn, void *arg, bx_batch **out, bx_error *err) BX_WUR;
+/* Every certificate of path (bx_source_read): 0, BX_ENOMEM, or what fn or skip returned. */
+int bx_batch_path(bx_batch *b, const char *path, const bx_source_opts *so, bx_batch_skip_fn skip,
+                  void *skip_arg) BX_WUR;
+/* One envelope (buf: owned from here, NUL-terminated one past len), named file:line; source, when
+ * not NULL, binds it to that commit (bx_binding.source) whatever the batch's options. */
+int bx_batch_add(bx_batch *b, const char *file, size_t line, char *buf, size_t len,
+                 const char *source, void *tag) BX_WUR;
+/* An input that could not be read (why), judged and handed back in its place. */
+int bx_batch_add_error(bx_batch *b, const char *file, size_t line, const bx_error *why,
+                       void *tag) BX_WUR;
+/* Hand back what is left, stop the threads, free b. 0, or fn's first non-zero return. */
+int bx_batch_close(bx_batch *b);
+
 /* ---- the --seen file: replay protection ------------------------------------------
  * JSON Lines: a header {"boxcertSeen":1}, then one {certificateId, bootId, nonce,
  * expiresAt} per certificate that passed. Opened under an exclusive lock on FILE.lock

@@ -26,19 +26,19 @@ static size_t count_signers(const bx_policy *p, const bx_envelope *env, const un
                             size_t paelen, unsigned char *verified)
 {
     size_t count = 0;
-    for (size_t s = 0; s < env->nsigs && count < p->nkeys; s++) {
+    for (size_t s = 0; s < env->nsigs && count < bx_policy_nkeys(p); s++) {
         const bx_dsse_sig *sig = &env->sigs[s];
-        size_t hint = p->nkeys;
+        size_t hint = bx_policy_nkeys(p);
         if (sig->keyid)
-            for (size_t k = 0; k < p->nkeys && hint == p->nkeys; k++)
-                if (strcmp(p->keys[k].keyid, sig->keyid) == 0)
+            for (size_t k = 0; k < bx_policy_nkeys(p) && hint == bx_policy_nkeys(p); k++)
+                if (strcmp(bx_policy_key(p, k)->keyid, sig->keyid) == 0)
                     hint = k;
-        for (size_t j = 0; j <= p->nkeys; j++) {
+        for (size_t j = 0; j <= bx_policy_nkeys(p); j++) {
             size_t k = j == 0 ? hint : j - 1;
-            if (k >= p->nkeys || (j > 0 && k == hint) || verified[k])
+            if (k >= bx_policy_nkeys(p) || (j > 0 && k == hint) || verified[k])
                 continue;
             bx_error e;
-            if (bx_verify_sig(p->keys[k].key, p->keys[k].enc, pae, paelen, sig->sig, sig->siglen,
+            if (bx_verify_sig(bx_policy_key(p, k)->key, bx_policy_key(p, k)->enc, pae, paelen, sig->sig, sig->siglen,
                               &e) == 0) {
                 verified[k] = 1;
                 count++;
@@ -96,13 +96,13 @@ static int check_times(const bx_policy *p, const bx_verify_opts *o, const json_t
     }
     char at[21];
     size_t atn = time_text(o->at, at);
-    if (o->at > exp + p->clock_skew)
+    if (o->at > exp + bx_policy_clock_skew(p))
         bx_finding_add(findings, "certificate.expired", "fail", json_stringn_nocheck(at, atn),
                        share(esv), "certificate expired at %s (checked at %s)", es, at);
     else
         bx_finding_add(findings, "certificate.expired", "pass", json_stringn_nocheck(at, atn),
                        share(esv), "expires at %s", es);
-    if (issued > o->at + p->clock_skew)
+    if (issued > o->at + bx_policy_clock_skew(p))
         bx_finding_add(findings, "certificate.not_yet_valid", "fail", json_stringn_nocheck(at, atn),
                        share(isv), "issued at %s, after %s beyond the clock skew", is, at);
     else
@@ -301,7 +301,7 @@ int bx_verify_envelope(const bx_policy *p, const bx_verify_opts *o, const char *
     json_t *st = NULL, *lacking = NULL;
     int rc = 0;
     size_t max = o->max_size ? o->max_size : BX_ENVELOPE_MAX_DEFAULT;
-    int threshold = o->threshold > 0 ? o->threshold : p->threshold;
+    int threshold = o->threshold > 0 ? o->threshold : bx_policy_threshold(p);
 
     unsigned long lost = bx_findings_lost();
 
@@ -334,7 +334,7 @@ int bx_verify_envelope(const bx_policy *p, const bx_verify_opts *o, const char *
     }
     if ((rc = bx_dsse_pae(env.payload_type, env.payload, env.payload_len, &pae, &paelen, err)) != 0)
         goto done;
-    verified = calloc(p->nkeys ? p->nkeys : 1, 1);
+    verified = calloc(bx_policy_nkeys(p) ? bx_policy_nkeys(p) : 1, 1);
     if (!verified) {
         rc = bx_error_set(err, BX_EENV, NULL, "out of memory");
         goto done;
@@ -360,8 +360,8 @@ int bx_verify_envelope(const bx_policy *p, const bx_verify_opts *o, const char *
         goto done;
     }
     size_t valid = 0;
-    for (size_t k = 0; k < p->nkeys; k++)
-        valid += verified[k] && key_valid_at(&p->keys[k], issued);
+    for (size_t k = 0; k < bx_policy_nkeys(p); k++)
+        valid += verified[k] && key_valid_at(bx_policy_key(p, k), issued);
     if (valid < (size_t)threshold) {
         bx_finding_add(res->findings, "signature.key_validity", "fail", json_integer(threshold),
                        json_integer((json_int_t)valid),

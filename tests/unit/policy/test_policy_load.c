@@ -81,7 +81,7 @@ static void refused(const char *text, const char *want, const char *name)
 
 static const json_t *eff(const bx_policy *p, const char *path)
 {
-    return bxp_get(p->effective, path);
+    return bxp_get(bx_policy_effective(p), path);
 }
 
 static void test_demo(void)
@@ -97,17 +97,17 @@ static void test_demo(void)
     ok(json_is_true(eff(p, "containment.readOnlyRootfs")), "demo readOnlyRootfs is a JSON true");
     ok(json_is_false(eff(p, "containment.privileged")), "demo privileged is a JSON false");
     is_int(json_array_size(eff(p, "containment.capabilities.allow")), 0, "demo allows no caps");
-    is_int(p->nkeys, 0, "demo has no keys");
-    is_int(p->threshold, 1, "default threshold");
-    is_int(p->clock_skew, 300, "default clock skew");
-    is_int(p->max_age, -1, "no maxAge");
+    is_int(bx_policy_nkeys(p), 0, "demo has no keys");
+    is_int(bx_policy_threshold(p), 1, "default threshold");
+    is_int(bx_policy_clock_skew(p), 300, "default clock skew");
+    is_int(bx_policy_max_age(p), -1, "no maxAge");
     ok(json_is_integer(eff(p, "version")), "version is an integer");
     ok(json_is_integer(eff(p, "trust.threshold")), "default trust.threshold filled in");
     is_str(json_string_value(eff(p, "certificate.clockSkew")), "5m", "default clockSkew filled in");
     is_str(json_string_value(eff(p, "evidence.discrepancies")), "deny", "default discrepancies");
     is_int(json_array_size(eff(p, "evidence.accept")), 3, "default accept: all levels");
     ok(json_is_false(eff(p, "requested.mustMatch")), "default mustMatch false");
-    ok(strstr(p->source, "demo.yaml") != NULL, "source names the file");
+    ok(strstr(bx_policy_source(p), "demo.yaml") != NULL, "source names the file");
     bx_policy_free(p);
 }
 
@@ -193,7 +193,7 @@ static void test_profiles(void)
     ok(bx_policy_profile_text(NULL) == NULL, "NULL name has none");
     ok_err(bx_policy_load("strict", &p, &err), &err, "load profile strict by name");
     if (p) {
-        is_str(p->source, "profile:strict@2", "profile source: the latest version");
+        is_str(bx_policy_source(p), "profile:strict@2", "profile source: the latest version");
         is_str(p->profile, "strict@2", "the resolved profile");
         ok(json_is_true(eff(p, "containment.noNewPrivileges")), "strict requires nnp");
     }
@@ -261,7 +261,7 @@ static void test_extends(void)
     is_str(json_string_value(eff(p, "extends")), "strict@2",
            "extends kept in the effective policy, resolved");
     is_str(json_string_value(eff(p, "certificate.maxAge")), "24h", "duration kept as written");
-    is_int(p->max_age, 86400, "max_age parsed");
+    is_int(bx_policy_max_age(p), 86400, "max_age parsed");
     bx_policy_free(p);
 }
 
@@ -503,16 +503,16 @@ static void reload(const char *what, const bx_policy *p)
     static const size_t flags[] = {JSON_INDENT(2) | JSON_SORT_KEYS, JSON_COMPACT,
                                    JSON_INDENT(0) | JSON_ENSURE_ASCII};
     for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++) {
-        char *text = json_dumps(p->effective, flags[i]);
+        char *text = json_dumps(bx_policy_effective(p), flags[i]);
         bx_policy *q = NULL;
         bx_error err;
         bx_error_clear(&err);
         ok_err(load_text(text, &q, &err), &err, "%s: effective policy reloads (format %zu)", what,
                i);
-        ok(q && json_equal(p->effective, q->effective), "%s: the same effective policy (%zu)", what,
+        ok(q && json_equal(bx_policy_effective(p), bx_policy_effective(q)), "%s: the same effective policy (%zu)", what,
            i);
         if (q && i == 0) {
-            char *again = json_dumps(q->effective, flags[i]);
+            char *again = json_dumps(bx_policy_effective(q), flags[i]);
             is_str(again, text, "%s: and prints the same", what);
             free(again);
         }
@@ -596,32 +596,32 @@ static void test_keys(void)
              ed_id, indent(ec_pem, 8));
     ok_err(load_text(text, &p, &err), &err, "two keys load");
     if (p) {
-        is_int(p->nkeys, 2, "two keys");
-        is_int(p->threshold, 2, "threshold 2");
-        is_str(p->keys[0].name, "ci-runner", "name from the policy");
-        is_str(p->keys[0].keyid, ed_id, "keyid recomputed");
-        ok(p->keys[0].has_not_before && p->keys[0].not_before == 1767225600, "notBefore");
-        ok(p->keys[0].has_not_after && p->keys[0].not_after == 1798761600, "notAfter");
-        is_int(p->keys[0].revoked, 0, "not revoked");
-        is_int(p->keys[0].enc, BX_SIGENC_DER, "der by default");
-        is_str(p->keys[1].name, "key 2", "unnamed inline key");
-        is_int(p->keys[1].enc, BX_SIGENC_P1363, "p1363");
-        is_int(p->keys[1].revoked, 1, "revoked");
-        ok(EVP_PKEY_eq(p->keys[1].key, ec) == 1, "inline key is the ECDSA key");
+        is_int(bx_policy_nkeys(p), 2, "two keys");
+        is_int(bx_policy_threshold(p), 2, "threshold 2");
+        is_str(bx_policy_key(p, 0)->name, "ci-runner", "name from the policy");
+        is_str(bx_policy_key(p, 0)->keyid, ed_id, "keyid recomputed");
+        ok(bx_policy_key(p, 0)->has_not_before && bx_policy_key(p, 0)->not_before == 1767225600, "notBefore");
+        ok(bx_policy_key(p, 0)->has_not_after && bx_policy_key(p, 0)->not_after == 1798761600, "notAfter");
+        is_int(bx_policy_key(p, 0)->revoked, 0, "not revoked");
+        is_int(bx_policy_key(p, 0)->enc, BX_SIGENC_DER, "der by default");
+        is_str(bx_policy_key(p, 1)->name, "key 2", "unnamed inline key");
+        is_int(bx_policy_key(p, 1)->enc, BX_SIGENC_P1363, "p1363");
+        is_int(bx_policy_key(p, 1)->revoked, 1, "revoked");
+        ok(EVP_PKEY_eq(bx_policy_key(p, 1)->key, ec) == 1, "inline key is the ECDSA key");
 
         /* --key: a repeat is ignored, a new key is added */
         write_text(tmp_path("ec.pub"), ec_pem);
         ok_err(bx_policy_add_key_file(p, tmp_path("ec.pub"), &err), &err, "add repeated key");
-        is_int(p->nkeys, 2, "repeated key ignored");
+        is_int(bx_policy_nkeys(p), 2, "repeated key ignored");
         EVP_PKEY *k3 = NULL;
         char *k3_pem = new_key(BX_ALG_ED25519, &k3);
         write_text(tmp_path("k3.pub"), k3_pem);
         ok_err(bx_policy_add_key_file(p, tmp_path("k3.pub"), &err), &err, "add new key");
-        is_int(p->nkeys, 3, "new key added");
-        ok(strstr(p->keys[2].name, "k3.pub") != NULL, "added key named by its file");
+        is_int(bx_policy_nkeys(p), 3, "new key added");
+        ok(strstr(bx_policy_key(p, 2)->name, "k3.pub") != NULL, "added key named by its file");
         is_int(bx_policy_add_key_file(p, tmp_path("missing.pub"), &err), BX_ECONFIG,
                "missing --key file");
-        is_int(p->nkeys, 3, "nothing added on error");
+        is_int(bx_policy_nkeys(p), 3, "nothing added on error");
         free(k3_pem);
         EVP_PKEY_free(k3);
     }
@@ -632,7 +632,7 @@ static void test_keys(void)
              tmp_path("keys/ci.pub"));
     ok_err(load_text(text, &p, &err), &err, "absolute key path");
     if (p)
-        ok(strstr(p->keys[0].name, "ci.pub") != NULL, "name from the file");
+        ok(strstr(bx_policy_key(p, 0)->name, "ci.pub") != NULL, "name from the file");
     bx_policy_free(p);
     p = NULL;
 
