@@ -27,6 +27,8 @@ int bxa_bool(const json_t *root, const char *doc, const char *ptr, int required,
              bx_error *err) BX_WUR;
 /* BX_EINVAL at doc:ptr with msg. */
 int bxa_bad(bx_error *err, const char *doc, const char *ptr, const char *msg);
+/* BX_EIO "out of memory". */
+int bxa_oom(bx_error *err);
 
 /* 1 if s is "sha256:" and 64 lowercase hex digits. */
 int bxa_is_image_id(const char *s);
@@ -249,6 +251,134 @@ int bxa_runsc_view(const json_t *flags, const json_t *spec, json_t **view, bx_er
 /* The global flags of a runsc cmdline (argv[1] up to the subcommand), each normalised to
  * "--name" or "--name=value". Caller owns. */
 json_t *bxa_runsc_flags(const json_t *argv);
+
+/* ---- the kernel view's reading (kernel.c and the files it calls) --------------------- */
+
+#define BXA_PROC_FILE_MAX (1024 * 1024)
+#define BXA_PIDS_MAX 1024
+#define BXA_NS_COUNT 7
+#define BXA_NS_CONTAINMENT 6 /* the first six are predicate fields; mnt only tells mounts apart */
+/* The namespaces read of a process, in this order (procread.c). */
+extern const char *const bxa_ns_names[BXA_NS_COUNT];
+
+/* One reading of the kernel's view (bxa_kernel_read). */
+typedef struct {
+    const bxa_session *s;
+    bxa_views *v;
+    bx_evidence *ev;
+    bx_error *err;
+    int procfd;
+    /* the session's cgroup, from its init process */
+    bxa_cgroup *cg;
+    size_t ncg;
+    const char *key_controller; /* v1 controller whose path names the Id; NULL: v2 */
+    const char *key_path;
+    /* this host's cgroup mounts (the collector's own mountinfo) */
+    bxa_mount *hm;
+    size_t nhm;
+    int hm_shared; /* hm belongs to s->shared */
+    char daemon_ns[BXA_NS_COUNT][64];
+    int have_daemon;
+    int64_t daemon_pid;
+    json_t *spec_json; /* the parsed config.json */
+} bxa_kctx;
+
+/* One process, open through its /proc/<pid> directory (process.c). */
+typedef struct {
+    int64_t pid;
+    int dfd;
+    uint64_t start;
+    char *stat, *cgroup;
+    size_t stat_len, cgroup_len;
+    char ns[BXA_NS_COUNT][64];
+} bxa_proc;
+
+/* The weakest over the session's processes (process.c; the mounts: surface.c). */
+typedef struct {
+    size_t n;
+    uint64_t caps[5];
+    int nnp;     /* 1 only when every process has it */
+    int seccomp; /* the weakest: 0 < 2 < 1 */
+    int ns_host[BXA_NS_CONTAINMENT];
+    int ns_known;
+    /* the user of the weakest process: one with a root id first, else the init process */
+    bxa_status user;
+    int user_rank; /* 2 has root, 1 init, 0 other, -1 none yet */
+    json_t *surface, *interfaces, *mounts_ro;
+    int rootfs_ro, rootfs_seen;
+    char mnt_seen[16][64], net_seen[16][64];
+    size_t nmnt, nnet;
+} bxa_weakest;
+
+/* procread.c. A whole file at dfd/name (no link followed at the last step), at most max
+ * bytes; caller owns *buf (NUL-terminated). A file that is gone (the process exited) is
+ * BX_ENOTFOUND. */
+int bxa_read_at(int dfd, const char *name, size_t max, char **buf, size_t *len,
+                bx_error *err) BX_WUR;
+/* Keep what was read as evidence of kind (bxa_evidence_add into k->ev). */
+int bxa_keep(bxa_kctx *k, int kind, const char *name, const char *buf, size_t len) BX_WUR;
+/* readlink of dfd/ns/<name> ("net:[4026531833]") into out; "" when unreadable. */
+void bxa_ns_link(int dfd, const char *name, char out[64]);
+
+/* daemon.c: the engine daemon's namespaces into k (have_daemon 0 when not found); looked up
+ * once per way of looking when k->s->shared is given. */
+void bxa_daemon_lookup(bxa_kctx *k, const char *proc_root);
+
+/* cgroup.c. Which hierarchy proves a process is the session's: the first v1 controller
+ * whose path names the Id, else the unified (v2) one; -1 when none names it. */
+int bxa_cgroup_key(bxa_kctx *k);
+/* 1 if a process's cgroup file puts it in the session's cgroup (or one below it). */
+int bxa_in_session(bxa_kctx *k, const char *buf, size_t len);
+/* This host's folder of the session's cgroup in the hierarchy of controller (NULL: v2), or
+ * -1 when that hierarchy is not mounted here or the cgroup is outside its mount. */
+int bxa_cgroup_dir(bxa_kctx *k, const char *controller, char *out, size_t len);
+/* Pids listed in dir/cgroup.procs and below (depth-limited), appended to pids (at most
+ * BXA_PIDS_MAX), each cgroup.procs kept as evidence. */
+int bxa_list_procs(bxa_kctx *k, int dfd, const char *rel, int depth, int64_t *pids,
+                   size_t *n) BX_WUR;
+/* Every pid of /proc whose cgroup names the session (when its cgroup folder is not
+ * reachable from here). */
+int bxa_scan_procs(bxa_kctx *k, int64_t *pids, size_t *n) BX_WUR;
+/* The cgroup's limits into view's "resources" and (v1) devices.list into its "devices",
+ * members only for what was read. */
+int bxa_read_limits(bxa_kctx *k, json_t *view, const json_t *engine_res) BX_WUR;
+/* This host's mounts into k->hm: read once per proc root when the collection shares host
+ * facts (then k->hm_shared). */
+void bxa_host_mounts(bxa_kctx *k, const char *proc_root);
+
+/* process.c. Open /proc/<pid>, read its stat and cgroup: 1 when it started no later than
+ * the collection began (and is no zombie), 0 when not or gone, <0 error. Close with
+ * bxa_proc_close whatever it returns. */
+int bxa_proc_open(bxa_kctx *k, int64_t pid, bxa_proc *p) BX_WUR;
+/* bxa_proc_open, and its cgroup names the session's. */
+int bxa_proc_prove(bxa_kctx *k, int64_t pid, bxa_proc *p) BX_WUR;
+/* After reading: 1 when the same process still (start time and cgroup unchanged). */
+int bxa_proc_same(bxa_kctx *k, bxa_proc *p);
+void bxa_proc_close(bxa_proc *p);
+/* Keep a file of p as evidence, named "<pid>/<what>". */
+int bxa_keep_proc(bxa_kctx *k, bxa_proc *p, const char *what, const char *buf, size_t len) BX_WUR;
+/* runc, crun: every process of the session read and folded into k->v->kernel, the level
+ * engine+kernel. */
+int bxa_kernel_processes(bxa_kctx *k, bxa_proc *init) BX_WUR;
+
+/* surface.c: one process's mountinfo folded into w's write surface, mounts_ro and rootfs. */
+int bxa_fold_mounts(bxa_kctx *k, bxa_weakest *w, bxa_proc *p, const char *buf, size_t len) BX_WUR;
+
+/* runsc_sandbox.c. 1 when argv is runsc's process `sub` ("boot", "gofer") of the container
+ * id. */
+int bxa_runsc_of(const json_t *argv, const char *sub, const char *id);
+/* The cmdline of the process at dfd. Caller owns *argv. */
+int bxa_read_argv(bxa_kctx *k, int dfd, json_t **argv) BX_WUR;
+/* runsc: the sandbox sb read into k->v (runtime, runtime_args, sandbox, the cgroup's
+ * limits as kernel when in_cgroup), the level engine+runtime. */
+int bxa_runsc_sandbox(bxa_kctx *k, bxa_proc *sb, int in_cgroup) BX_WUR;
+
+/* ocispec.c: the task's config.json, when it is here, into k->spec_json, its view into
+ * k->v->spec and its bytes (process.env redacted) into the spec's evidence. */
+int bxa_spec_read(bxa_kctx *k) BX_WUR;
+
+/* kernel.c: the last component of a path ("" for NULL). Borrowed from s. */
+const char *bxa_base_name(const char *s);
 
 /* ---- sysctls (sysctl.c) -------------------------------------------------------------- */
 

@@ -30,37 +30,13 @@
 #include <time.h>
 #include <unistd.h>
 
-#define PROC_FILE_MAX (1024 * 1024)
 #define SPEC_MAX (4 * 1024 * 1024)
-#define PIDS_MAX 1024
 #define CGROUP_DEPTH_MAX 4
 #define TASK_ROOT "/run/containerd/io.containerd.runtime.v2.task/moby"
 #define DOCKER_PIDFILE "/var/run/docker.pid"
 
-static const char *const ns_names[] = {"pid", "ipc", "uts", "net", "user", "cgroup", "mnt"};
-#define NS_COUNT 7
-#define NS_CONTAINMENT 6 /* the first six are predicate fields; mnt only tells mounts apart */
-
-typedef struct {
-    const bxa_session *s;
-    bxa_views *v;
-    bx_evidence *ev;
-    bx_error *err;
-    int procfd;
-    /* the session's cgroup, from its init process */
-    bxa_cgroup *cg;
-    size_t ncg;
-    const char *key_controller; /* v1 controller whose path names the Id; NULL: v2 */
-    const char *key_path;
-    /* this host's cgroup mounts (the collector's own mountinfo) */
-    bxa_mount *hm;
-    size_t nhm;
-    int hm_shared; /* hm belongs to s->shared */
-    char daemon_ns[NS_COUNT][64];
-    int have_daemon;
-    int64_t daemon_pid;
-    json_t *spec_json; /* the parsed config.json */
-} kctx;
+const char *const bxa_ns_names[BXA_NS_COUNT] = {"pid",  "ipc",    "uts", "net",
+                                                "user", "cgroup", "mnt"};
 
 uint64_t bxa_boot_ticks(void)
 {
@@ -83,16 +59,11 @@ void bxa_views_free(bxa_views *v)
     v->spec = v->runtime = v->kernel = v->runtime_args = v->sandbox = NULL;
 }
 
-static int oom(bx_error *err)
-{
-    return bx_error_set(err, BX_EIO, NULL, "out of memory");
-}
-
 /* ---- reading ------------------------------------------------------------------------ */
 
 /* A whole file at dfd/name (no link followed at the last step), at most max bytes. A file
  * that is gone (the process exited) is BX_ENOTFOUND. */
-static int read_at(int dfd, const char *name, size_t max, char **buf, size_t *len, bx_error *err)
+int bxa_read_at(int dfd, const char *name, size_t max, char **buf, size_t *len, bx_error *err)
 {
     int fd = openat(dfd, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY);
     size_t cap = 4096, n = 0;
@@ -117,7 +88,7 @@ static int read_at(int dfd, const char *name, size_t max, char **buf, size_t *le
                 break;
             }
             if (!(nb = realloc(b, cap))) {
-                rc = oom(err);
+                rc = bxa_oom(err);
                 break;
             }
             b = nb;
@@ -145,13 +116,13 @@ static int read_at(int dfd, const char *name, size_t max, char **buf, size_t *le
     return 0;
 }
 
-static int keep(kctx *k, int kind, const char *name, const char *buf, size_t len)
+int bxa_keep(bxa_kctx *k, int kind, const char *name, const char *buf, size_t len)
 {
     return bxa_evidence_add(k->ev, kind, name, buf, len, k->err);
 }
 
 /* readlink of dfd/ns/<name> ("net:[4026531833]") into out; "" when unreadable. */
-static void ns_link(int dfd, const char *name, char out[64])
+void bxa_ns_link(int dfd, const char *name, char out[64])
 {
     char path[16];
     ssize_t n;
@@ -171,7 +142,7 @@ static int comm_is(int procfd, int64_t pid, const char *want)
     int r;
 
     snprintf(path, sizeof path, "%lld/comm", (long long)pid);
-    if (read_at(procfd, path, 256, &buf, &len, &e) != 0)
+    if (bxa_read_at(procfd, path, 256, &buf, &len, &e) != 0)
         return 0;
     while (len > 0 && buf[len - 1] == '\n')
         buf[--len] = '\0';
@@ -188,7 +159,7 @@ static unsigned long socket_inode(int procfd, const char *path)
     bx_error e;
     unsigned long ino = 0;
 
-    if (read_at(procfd, "net/unix", 16 * 1024 * 1024, &buf, &len, &e) != 0)
+    if (bxa_read_at(procfd, "net/unix", 16 * 1024 * 1024, &buf, &len, &e) != 0)
         return 0;
     for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
         unsigned long flags, inode;
@@ -252,7 +223,7 @@ static int64_t socket_owner(int procfd, unsigned long ino)
     return best;
 }
 
-static void find_daemon(kctx *k)
+static void find_daemon(bxa_kctx *k)
 {
     const char *pidfile = k->s->paths.pidfile ? k->s->paths.pidfile : DOCKER_PIDFILE;
     int64_t pid = -1;
@@ -283,8 +254,8 @@ static void find_daemon(kctx *k)
     snprintf(path, sizeof path, "%lld", (long long)pid);
     if ((dfd = openat(k->procfd, path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
         return;
-    for (int i = 0; i < NS_COUNT; i++)
-        ns_link(dfd, ns_names[i], k->daemon_ns[i]);
+    for (int i = 0; i < BXA_NS_COUNT; i++)
+        bxa_ns_link(dfd, bxa_ns_names[i], k->daemon_ns[i]);
     close(dfd);
     k->have_daemon = k->daemon_ns[0][0] != '\0';
     k->daemon_pid = pid;
@@ -294,7 +265,7 @@ static void find_daemon(kctx *k)
 
 /* Which hierarchy proves a process is the session's: the first v1 controller of these whose
  * path names the Id, else the unified (v2) one. */
-static int choose_key(kctx *k)
+int bxa_cgroup_key(bxa_kctx *k)
 {
     static const char *const pref[] = {"pids",    "memory", "cpu",         "devices",
                                        "freezer", "blkio",  "name=systemd"};
@@ -316,7 +287,7 @@ static int choose_key(kctx *k)
 }
 
 /* 1 if a process's cgroup file puts it in the session's cgroup (or one below it). */
-static int in_session(kctx *k, const char *buf, size_t len)
+int bxa_in_session(bxa_kctx *k, const char *buf, size_t len)
 {
     bxa_cgroup *cg = NULL;
     size_t n = 0;
@@ -337,7 +308,7 @@ static int in_session(kctx *k, const char *buf, size_t len)
 
 /* This host's folder of the session's cgroup in the hierarchy of controller (NULL: v2), or
  * -1 when that hierarchy is not mounted here or the cgroup is outside its mount. */
-static int cgroup_dir(kctx *k, const char *controller, char *out, size_t len)
+int bxa_cgroup_dir(bxa_kctx *k, const char *controller, char *out, size_t len)
 {
     const char *path = bxa_cgroup_path(k->cg, k->ncg, controller);
     const char *want = controller && strncmp(controller, "name=", 5) == 0 ? controller : NULL;
@@ -374,7 +345,7 @@ static int cgroup_dir(kctx *k, const char *controller, char *out, size_t len)
 }
 
 /* Pids listed in dir/cgroup.procs and below (depth-limited), appended to pids. */
-static int list_procs(kctx *k, int dfd, const char *rel, int depth, int64_t *pids, size_t *n)
+int bxa_list_procs(bxa_kctx *k, int dfd, const char *rel, int depth, int64_t *pids, size_t *n)
 {
     char *buf = NULL, *p, *end, name[160];
     size_t len;
@@ -383,7 +354,7 @@ static int list_procs(kctx *k, int dfd, const char *rel, int depth, int64_t *pid
     struct dirent *e;
     int dup_fd;
 
-    if ((rc = read_at(dfd, "cgroup.procs", PROC_FILE_MAX, &buf, &len, k->err)) != 0)
+    if ((rc = bxa_read_at(dfd, "cgroup.procs", BXA_PROC_FILE_MAX, &buf, &len, k->err)) != 0)
         return rc;
     if (depth == 0) {
         snprintf(name, sizeof name, "cgroup/cgroup.procs");
@@ -393,7 +364,7 @@ static int list_procs(kctx *k, int dfd, const char *rel, int depth, int64_t *pid
             if (!isalnum((unsigned char)*c) && *c != '.' && *c != '-' && *c != '_')
                 *c = '_';
     }
-    if ((rc = keep(k, BXA_EV_KERNEL, name, buf, len)) != 0) {
+    if ((rc = bxa_keep(k, BXA_EV_KERNEL, name, buf, len)) != 0) {
         free(buf);
         return rc;
     }
@@ -403,10 +374,10 @@ static int list_procs(kctx *k, int dfd, const char *rel, int depth, int64_t *pid
             free(buf);
             return bx_error_set(k->err, BX_EINVAL, "cgroup.procs", "not a list of pids");
         }
-        if (*n == PIDS_MAX) {
+        if (*n == BXA_PIDS_MAX) {
             free(buf);
             return bx_error_set(k->err, BX_EINVAL, "cgroup.procs",
-                                "more than %d processes in the session", PIDS_MAX);
+                                "more than %d processes in the session", BXA_PIDS_MAX);
         }
         pids[(*n)++] = v;
         p = *end ? end + 1 : end;
@@ -428,7 +399,7 @@ static int list_procs(kctx *k, int dfd, const char *rel, int depth, int64_t *pid
         if ((sfd = openat(dfd, e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) < 0)
             continue;
         snprintf(sub, sizeof sub, "%.40s%s%.50s", rel, *rel ? "." : "", e->d_name);
-        rc = list_procs(k, sfd, sub, depth + 1, pids, n);
+        rc = bxa_list_procs(k, sfd, sub, depth + 1, pids, n);
         close(sfd);
     }
     closedir(d);
@@ -437,7 +408,7 @@ static int list_procs(kctx *k, int dfd, const char *rel, int depth, int64_t *pid
 
 /* Every pid of /proc whose cgroup names the session (when its cgroup folder is not
  * reachable from here). */
-static int scan_procs(kctx *k, int64_t *pids, size_t *n)
+int bxa_scan_procs(bxa_kctx *k, int64_t *pids, size_t *n)
 {
     int dfd = dup(k->procfd);
     DIR *d = dfd >= 0 ? fdopendir(dfd) : NULL;
@@ -456,8 +427,8 @@ static int scan_procs(kctx *k, int64_t *pids, size_t *n)
         if (*end || pid <= 0)
             continue;
         snprintf(path, sizeof path, "%lld/cgroup", pid);
-        if (read_at(k->procfd, path, PROC_FILE_MAX, &buf, &len, &ignored) == 0 &&
-            in_session(k, buf, len) && *n < PIDS_MAX)
+        if (bxa_read_at(k->procfd, path, BXA_PROC_FILE_MAX, &buf, &len, &ignored) == 0 &&
+            bxa_in_session(k, buf, len) && *n < BXA_PIDS_MAX)
             pids[(*n)++] = pid;
         free(buf);
     }
@@ -467,16 +438,7 @@ static int scan_procs(kctx *k, int64_t *pids, size_t *n)
 
 /* ---- one process ------------------------------------------------------------------------- */
 
-typedef struct {
-    int64_t pid;
-    int dfd;
-    uint64_t start;
-    char *stat, *cgroup;
-    size_t stat_len, cgroup_len;
-    char ns[NS_COUNT][64];
-} proc;
-
-static void proc_close(proc *p)
+void bxa_proc_close(bxa_proc *p)
 {
     if (p->dfd >= 0)
         close(p->dfd);
@@ -488,7 +450,7 @@ static void proc_close(proc *p)
 
 /* Open /proc/<pid>, read its stat and cgroup: 1 when it started no later than the
  * collection began (and is no zombie), 0 when not or gone, <0 error. */
-static int proc_open(kctx *k, int64_t pid, proc *p)
+int bxa_proc_open(bxa_kctx *k, int64_t pid, bxa_proc *p)
 {
     char path[32];
     bxa_stat st;
@@ -499,31 +461,33 @@ static int proc_open(kctx *k, int64_t pid, proc *p)
     snprintf(path, sizeof path, "%lld", (long long)pid);
     if ((p->dfd = openat(k->procfd, path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
         return errno == ENOENT ? 0 : bx_error_errno(k->err, BX_EIO, path, "cannot open");
-    if ((rc = read_at(p->dfd, "stat", PROC_FILE_MAX, &p->stat, &p->stat_len, k->err)) != 0 ||
-        (rc = read_at(p->dfd, "cgroup", PROC_FILE_MAX, &p->cgroup, &p->cgroup_len, k->err)) != 0)
+    rc = bxa_read_at(p->dfd, "stat", BXA_PROC_FILE_MAX, &p->stat, &p->stat_len, k->err);
+    if (rc == 0)
+        rc = bxa_read_at(p->dfd, "cgroup", BXA_PROC_FILE_MAX, &p->cgroup, &p->cgroup_len, k->err);
+    if (rc != 0)
         return rc == BX_ENOTFOUND ? 0 : rc;
     if ((rc = bxa_parse_stat(p->stat, p->stat_len, &st, k->err)) != 0)
         return rc;
     if (st.pid != pid || st.starttime > k->s->begin || st.state == 'Z')
         return 0;
     p->start = st.starttime;
-    for (int i = 0; i < NS_COUNT; i++)
-        ns_link(p->dfd, ns_names[i], p->ns[i]);
+    for (int i = 0; i < BXA_NS_COUNT; i++)
+        bxa_ns_link(p->dfd, bxa_ns_names[i], p->ns[i]);
     return 1;
 }
 
-/* proc_open, and its cgroup names the session's. */
-static int proc_prove(kctx *k, int64_t pid, proc *p)
+/* bxa_proc_open, and its cgroup names the session's. */
+int bxa_proc_prove(bxa_kctx *k, int64_t pid, bxa_proc *p)
 {
-    int r = proc_open(k, pid, p);
+    int r = bxa_proc_open(k, pid, p);
 
     if (r != 1)
         return r;
-    return k->key_path && in_session(k, p->cgroup, p->cgroup_len) ? 1 : 0;
+    return k->key_path && bxa_in_session(k, p->cgroup, p->cgroup_len) ? 1 : 0;
 }
 
 /* After reading: the same process still (start time and cgroup unchanged). */
-static int proc_same(kctx *k, proc *p)
+int bxa_proc_same(bxa_kctx *k, bxa_proc *p)
 {
     char *stat = NULL, *cg = NULL;
     size_t sl, cl;
@@ -531,8 +495,8 @@ static int proc_same(kctx *k, proc *p)
     bx_error e;
     int same;
 
-    same = read_at(p->dfd, "stat", PROC_FILE_MAX, &stat, &sl, &e) == 0 &&
-           read_at(p->dfd, "cgroup", PROC_FILE_MAX, &cg, &cl, &e) == 0 &&
+    same = bxa_read_at(p->dfd, "stat", BXA_PROC_FILE_MAX, &stat, &sl, &e) == 0 &&
+           bxa_read_at(p->dfd, "cgroup", BXA_PROC_FILE_MAX, &cg, &cl, &e) == 0 &&
            bxa_parse_stat(stat, sl, &st, &e) == 0 && st.starttime == p->start &&
            cl == p->cgroup_len && memcmp(cg, p->cgroup, cl) == 0;
     (void)k;
@@ -541,42 +505,26 @@ static int proc_same(kctx *k, proc *p)
     return same;
 }
 
-static int keep_proc(kctx *k, proc *p, const char *what, const char *buf, size_t len)
+int bxa_keep_proc(bxa_kctx *k, bxa_proc *p, const char *what, const char *buf, size_t len)
 {
     char name[64];
 
     snprintf(name, sizeof name, "%lld/%s", (long long)p->pid, what);
-    return keep(k, BXA_EV_KERNEL, name, buf, len);
+    return bxa_keep(k, BXA_EV_KERNEL, name, buf, len);
 }
 
-static int keep_ns(kctx *k, const char *who, char ns[NS_COUNT][64])
+static int keep_ns(bxa_kctx *k, const char *who, char ns[BXA_NS_COUNT][64])
 {
-    char buf[NS_COUNT * 64 + 8], name[48];
+    char buf[BXA_NS_COUNT * 64 + 8], name[48];
     size_t n = 0;
 
-    for (int i = 0; i < NS_COUNT; i++)
+    for (int i = 0; i < BXA_NS_COUNT; i++)
         n += (size_t)snprintf(buf + n, sizeof buf - n, "%s\n", ns[i]);
     snprintf(name, sizeof name, "%s/ns", who);
-    return keep(k, BXA_EV_KERNEL, name, buf, n);
+    return bxa_keep(k, BXA_EV_KERNEL, name, buf, n);
 }
 
 /* ---- the weakest over the session's processes ------------------------------------------------ */
-
-typedef struct {
-    size_t n;
-    uint64_t caps[5];
-    int nnp;     /* 1 only when every process has it */
-    int seccomp; /* the weakest: 0 < 2 < 1 */
-    int ns_host[NS_CONTAINMENT];
-    int ns_known;
-    /* the user of the weakest process: one with a root id first, else the init process */
-    bxa_status user;
-    int user_rank; /* 2 has root, 1 init, 0 other, -1 none yet */
-    json_t *surface, *interfaces, *mounts_ro;
-    int rootfs_ro, rootfs_seen;
-    char mnt_seen[16][64], net_seen[16][64];
-    size_t nmnt, nnet;
-} weakest;
 
 static int seen_ns(char list[16][64], size_t *n, const char *ns)
 {
@@ -596,7 +544,7 @@ static int has_root(const bxa_status *st)
     return 0;
 }
 
-static void fold_status(weakest *w, const bxa_status *st, int is_init)
+static void fold_status(bxa_weakest *w, const bxa_status *st, int is_init)
 {
     int rank = has_root(st) ? 2 : is_init ? 1 : 0;
     static const int order[3] = {0, 2, 1}; /* strength of Seccomp 0, 1, 2 */
@@ -684,7 +632,7 @@ static int64_t size_in_root(int dfd, const char *point)
     return size;
 }
 
-static int fold_mounts(kctx *k, weakest *w, proc *p, const char *buf, size_t len)
+int bxa_fold_mounts(bxa_kctx *k, bxa_weakest *w, bxa_proc *p, const char *buf, size_t len)
 {
     bxa_mount *m = NULL;
     size_t n = 0;
@@ -707,7 +655,7 @@ static int fold_mounts(kctx *k, weakest *w, proc *p, const char *buf, size_t len
             w->rootfs_seen = 1;
         }
         if (json_object_set_new(w->mounts_ro, e->point, json_boolean(!e->writable)) != 0) {
-            rc = oom(k->err);
+            rc = bxa_oom(k->err);
             break;
         }
         if (!e->writable || masked(mask, e->point))
@@ -722,14 +670,14 @@ static int fold_mounts(kctx *k, weakest *w, proc *p, const char *buf, size_t len
         if (!tmpfs_backed(e->fstype))
             size = 0;
         if (!(opts = options_of(e))) {
-            rc = oom(k->err);
+            rc = bxa_oom(k->err);
             break;
         }
         entry = json_pack("{s:s,s:s,s:o,s:o,s:s,s:s}", "path", e->point, "fsType", e->fstype,
                           "options", opts, "sizeBytes", size > 0 ? json_integer(size) : json_null(),
                           "root", e->root, "source", e->source);
         if (!entry || json_array_append_new(w->surface, entry) != 0)
-            rc = oom(k->err);
+            rc = bxa_oom(k->err);
     }
     bxa_mounts_free(m, n);
     return rc;
@@ -737,26 +685,26 @@ static int fold_mounts(kctx *k, weakest *w, proc *p, const char *buf, size_t len
 
 /* Read one proven process: status always; mountinfo and net/dev once per mount and network
  * namespace. */
-static int read_proc(kctx *k, weakest *w, proc *p, int is_init)
+static int read_proc(bxa_kctx *k, bxa_weakest *w, bxa_proc *p, int is_init)
 {
     char *status = NULL, *mi = NULL, *nd = NULL;
     size_t sl = 0, ml = 0, nl = 0;
     int new_mnt = 0, new_net = 0, rc;
     bxa_status st;
 
-    if ((rc = read_at(p->dfd, "status", PROC_FILE_MAX, &status, &sl, k->err)) != 0)
+    if ((rc = bxa_read_at(p->dfd, "status", BXA_PROC_FILE_MAX, &status, &sl, k->err)) != 0)
         goto out;
     if (!seen_ns(w->mnt_seen, &w->nmnt, p->ns[6])) {
         new_mnt = 1;
-        if ((rc = read_at(p->dfd, "mountinfo", PROC_FILE_MAX, &mi, &ml, k->err)) != 0)
+        if ((rc = bxa_read_at(p->dfd, "mountinfo", BXA_PROC_FILE_MAX, &mi, &ml, k->err)) != 0)
             goto out;
     }
     if (!seen_ns(w->net_seen, &w->nnet, p->ns[3])) {
         new_net = 1;
-        if ((rc = read_at(p->dfd, "net/dev", PROC_FILE_MAX, &nd, &nl, k->err)) != 0)
+        if ((rc = bxa_read_at(p->dfd, "net/dev", BXA_PROC_FILE_MAX, &nd, &nl, k->err)) != 0)
             goto out;
     }
-    if (!proc_same(k, p)) {
+    if (!bxa_proc_same(k, p)) {
         rc = is_init ? bx_error_set(k->err, BX_EDENIED, "kernel",
                                     "the session's process %lld changed during collection",
                                     (long long)p->pid)
@@ -767,11 +715,11 @@ static int read_proc(kctx *k, weakest *w, proc *p, int is_init)
         goto out;
     fold_status(w, &st, is_init);
     if (k->have_daemon) {
-        for (int i = 0; i < NS_CONTAINMENT; i++)
+        for (int i = 0; i < BXA_NS_CONTAINMENT; i++)
             w->ns_host[i] |= p->ns[i][0] && strcmp(p->ns[i], k->daemon_ns[i]) == 0;
         w->ns_known = 1;
     }
-    if (new_mnt && (rc = fold_mounts(k, w, p, mi, ml)) != 0)
+    if (new_mnt && (rc = bxa_fold_mounts(k, w, p, mi, ml)) != 0)
         goto out;
     if (new_net) {
         json_t *names = NULL;
@@ -791,11 +739,11 @@ static int read_proc(kctx *k, weakest *w, proc *p, int is_init)
         json_decref(names);
         bxa_sort_strings(w->interfaces);
     }
-    if ((rc = keep_proc(k, p, "stat", p->stat, p->stat_len)) != 0 ||
-        (rc = keep_proc(k, p, "cgroup", p->cgroup, p->cgroup_len)) != 0 ||
-        (rc = keep_proc(k, p, "status", status, sl)) != 0 ||
-        (mi && (rc = keep_proc(k, p, "mountinfo", mi, ml)) != 0) ||
-        (nd && (rc = keep_proc(k, p, "net_dev", nd, nl)) != 0))
+    if ((rc = bxa_keep_proc(k, p, "stat", p->stat, p->stat_len)) != 0 ||
+        (rc = bxa_keep_proc(k, p, "cgroup", p->cgroup, p->cgroup_len)) != 0 ||
+        (rc = bxa_keep_proc(k, p, "status", status, sl)) != 0 ||
+        (mi && (rc = bxa_keep_proc(k, p, "mountinfo", mi, ml)) != 0) ||
+        (nd && (rc = bxa_keep_proc(k, p, "net_dev", nd, nl)) != 0))
         goto out;
     {
         char who[24];
@@ -813,25 +761,25 @@ out:
 
 /* A limit file of the session's cgroup in controller's hierarchy: 1 read (*v = -1 for
  * unlimited), 0 not readable here. */
-static int cg_limit(kctx *k, const char *controller, const char *file, int64_t *v, int64_t *v2)
+static int cg_limit(bxa_kctx *k, const char *controller, const char *file, int64_t *v, int64_t *v2)
 {
     char dir[PATH_MAX], name[96], *buf = NULL;
     size_t len;
     int dfd, rc;
     bx_error e;
 
-    if (cgroup_dir(k, controller, dir, sizeof dir) != 0)
+    if (bxa_cgroup_dir(k, controller, dir, sizeof dir) != 0)
         return 0;
     if ((dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
         return 0;
-    rc = read_at(dfd, file, 64 * 1024, &buf, &len, &e);
+    rc = bxa_read_at(dfd, file, 64 * 1024, &buf, &len, &e);
     close(dfd);
     if (rc != 0)
         return 0;
     snprintf(name, sizeof name, "cgroup/%s", file);
     rc = v2 ? bxa_parse_cpu_max(buf, len, v, v2, k->err) : bxa_parse_limit(buf, len, v, k->err);
     if (rc == 0)
-        rc = keep(k, BXA_EV_KERNEL, name, buf, len);
+        rc = bxa_keep(k, BXA_EV_KERNEL, name, buf, len);
     free(buf);
     return rc == 0 ? 1 : rc;
 }
@@ -842,7 +790,7 @@ static json_t *lim(int64_t v)
 }
 
 /* The cgroup's limits in the predicate's terms. Members only for what was read. */
-static int read_limits(kctx *k, json_t *view, const json_t *engine_res)
+int bxa_read_limits(bxa_kctx *k, json_t *view, const json_t *engine_res)
 {
     json_t *res = json_object(), *dev;
     int64_t v, q, p;
@@ -850,7 +798,7 @@ static int read_limits(kctx *k, json_t *view, const json_t *engine_res)
 
     (void)engine_res;
     if (!res)
-        return oom(k->err);
+        return bxa_oom(k->err);
 #define TRY(call)                                                                                  \
     do {                                                                                           \
         if ((r = (call)) < 0) {                                                                    \
@@ -905,7 +853,7 @@ static int read_limits(kctx *k, json_t *view, const json_t *engine_res)
 #undef TRY
     if (json_object_size(res) && json_object_set(view, "resources", res) != 0) {
         json_decref(res);
-        return oom(k->err);
+        return bxa_oom(k->err);
     }
     json_decref(res);
     if (v1) {
@@ -914,16 +862,16 @@ static int read_limits(kctx *k, json_t *view, const json_t *engine_res)
         int dfd, allow;
         json_t *rules = NULL;
         bx_error e;
-        if (cgroup_dir(k, "devices", dir, sizeof dir) == 0 &&
+        if (bxa_cgroup_dir(k, "devices", dir, sizeof dir) == 0 &&
             (dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) >= 0) {
-            int rr = read_at(dfd, "devices.list", 256 * 1024, &buf, &len, &e);
+            int rr = bxa_read_at(dfd, "devices.list", 256 * 1024, &buf, &len, &e);
             close(dfd);
             if (rr == 0) {
                 if ((rr = bxa_parse_devices_list(buf, len, &allow, &rules, k->err)) == 0 &&
-                    (rr = keep(k, BXA_EV_KERNEL, "cgroup/devices.list", buf, len)) == 0) {
+                    (rr = bxa_keep(k, BXA_EV_KERNEL, "cgroup/devices.list", buf, len)) == 0) {
                     dev = json_pack("{s:b}", "allowAll", allow);
                     if (!dev || json_object_set_new(view, "devices", dev) != 0)
-                        rr = oom(k->err);
+                        rr = bxa_oom(k->err);
                 }
                 json_decref(rules);
                 free(buf);
@@ -937,7 +885,7 @@ static int read_limits(kctx *k, json_t *view, const json_t *engine_res)
 
 /* ---- the OCI spec --------------------------------------------------------------------------- */
 
-static int read_spec(kctx *k)
+int bxa_spec_read(bxa_kctx *k)
 {
     static const char *const env[] = {"process", "env", NULL};
     char path[PATH_MAX], sha[65], *buf = NULL, *red = NULL;
@@ -980,7 +928,7 @@ out:
 /* The session's sysctls read back in its own namespaces (sysctl.c): every name the engine
  * set, the spec's and the watched ones; only on this host's own /proc (a recorded one has no
  * namespaces to join). */
-static int kernel_sysctls(kctx *k, proc *init, json_t *view)
+static int kernel_sysctls(bxa_kctx *k, bxa_proc *init, json_t *view)
 {
     const json_t *spec = json_object_get(k->v->spec, "sysctls"), *v;
     const char *name;
@@ -992,23 +940,23 @@ static int kernel_sysctls(kctx *k, proc *init, json_t *view)
         return 0;
     }
     if (!names)
-        return oom(k->err);
+        return bxa_oom(k->err);
     json_object_foreach((json_t *)k->s->sysctls, name, v) json_object_set(names, name, json_null());
     json_object_foreach((json_t *)spec, name, v) json_object_set(names, name, json_null());
     for (const char *const *w = bxa_sysctl_watched; *w; w++)
         json_object_set(names, *w, json_null());
     if ((rc = bxa_sysctl_read(init->dfd, names, &vals, k->err)) == 0 &&
         json_object_set_new(view, "sysctls", vals) != 0)
-        rc = oom(k->err);
+        rc = bxa_oom(k->err);
     json_decref(names);
     return rc;
 }
 
-static int kernel_processes(kctx *k, proc *init)
+int bxa_kernel_processes(bxa_kctx *k, bxa_proc *init)
 {
-    int64_t *pids = calloc(PIDS_MAX, sizeof *pids);
+    int64_t *pids = calloc(BXA_PIDS_MAX, sizeof *pids);
     size_t n = 0;
-    weakest w = {.user_rank = -1};
+    bxa_weakest w = {.user_rank = -1};
     char dir[PATH_MAX];
     json_t *view = NULL;
     int rc = 0, dfd;
@@ -1017,15 +965,15 @@ static int kernel_processes(kctx *k, proc *init)
     w.interfaces = json_array();
     w.mounts_ro = json_object();
     if (!pids || !w.surface || !w.interfaces || !w.mounts_ro) {
-        rc = oom(k->err);
+        rc = bxa_oom(k->err);
         goto out;
     }
-    if (cgroup_dir(k, k->key_controller, dir, sizeof dir) == 0 &&
+    if (bxa_cgroup_dir(k, k->key_controller, dir, sizeof dir) == 0 &&
         (dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) >= 0) {
-        rc = list_procs(k, dfd, "", 0, pids, &n);
+        rc = bxa_list_procs(k, dfd, "", 0, pids, &n);
         close(dfd);
     } else {
-        rc = scan_procs(k, pids, &n);
+        rc = bxa_scan_procs(k, pids, &n);
     }
     if (rc != 0)
         goto out;
@@ -1038,17 +986,17 @@ static int kernel_processes(kctx *k, proc *init)
         goto out;
     }
     for (size_t i = 0; i < n; i++) {
-        proc p;
+        bxa_proc p;
         int r;
         if (pids[i] == init->pid)
             continue;
-        r = proc_prove(k, pids[i], &p);
+        r = bxa_proc_prove(k, pids[i], &p);
         if (r == 1) {
             r = read_proc(k, &w, &p, 0);
             if (r == BX_ENOTFOUND)
                 r = 0; /* gone or changed while read: not counted */
         }
-        proc_close(&p);
+        bxa_proc_close(&p);
         if (r < 0) {
             rc = r;
             goto out;
@@ -1071,8 +1019,8 @@ static int kernel_processes(kctx *k, proc *init)
         for (size_t i = 0; groups && i < w.user.ngroups; i++)
             json_array_append_new(groups, json_integer(w.user.groups[i]));
         bxa_sort_ints(groups);
-        for (int i = 0; ns && i < NS_CONTAINMENT; i++)
-            json_object_set_new(ns, ns_names[i],
+        for (int i = 0; ns && i < BXA_NS_CONTAINMENT; i++)
+            json_object_set_new(ns, bxa_ns_names[i],
                                 w.ns_known ? json_string(w.ns_host[i] ? "host" : "private")
                                            : json_null());
         view = json_pack("{s:o,s:b,s:{s:s?},s:{s:o,s:o,s:o},s:o,s:{s:O},s:O,s:O,s:{s:b}}",
@@ -1082,13 +1030,13 @@ static int kernel_processes(kctx *k, proc *init)
                          "writeSurface", w.surface, "mountsReadOnly", w.mounts_ro, "rootfs",
                          "readOnly", w.rootfs_seen && w.rootfs_ro);
         if (!view) {
-            rc = oom(k->err);
+            rc = bxa_oom(k->err);
             goto out;
         }
     }
     if (!w.rootfs_seen)
         json_object_set_new(json_object_get(view, "rootfs"), "readOnly", json_null());
-    if ((rc = read_limits(k, view, NULL)) != 0 || (rc = kernel_sysctls(k, init, view)) != 0)
+    if ((rc = bxa_read_limits(k, view, NULL)) != 0 || (rc = kernel_sysctls(k, init, view)) != 0)
         goto out;
     k->v->kernel = view;
     view = NULL;
@@ -1106,20 +1054,21 @@ out:
 
 /* ---- runsc: the sandbox ------------------------------------------------------------------- */
 
-static const char *base_name(const char *s)
+const char *bxa_base_name(const char *s)
 {
     const char *b = s ? strrchr(s, '/') : NULL;
     return b ? b + 1 : s ? s : "";
 }
 
 /* 1 when argv is runsc's process `sub` ("boot", "gofer") of the container id. */
-static int runsc_of(const json_t *argv, const char *sub, const char *id)
+int bxa_runsc_of(const json_t *argv, const char *sub, const char *id)
 {
     size_t n = json_array_size(argv), i;
     const char *a0 = json_string_value(json_array_get(argv, 0));
     int has_sub = 0, names = 0;
 
-    if (!a0 || (strncmp(base_name(a0), "runsc", 5) != 0 && strcmp(base_name(a0), "exe") != 0))
+    if (!a0 ||
+        (strncmp(bxa_base_name(a0), "runsc", 5) != 0 && strcmp(bxa_base_name(a0), "exe") != 0))
         return 0;
     for (i = 1; i < n; i++) {
         const char *a = json_string_value(json_array_get(argv, i));
@@ -1130,20 +1079,20 @@ static int runsc_of(const json_t *argv, const char *sub, const char *id)
         if (has_sub == 1 &&
             (strcmp(a, id) == 0 ||
              (strncmp(a, "--bundle", 8) == 0 &&
-              strcmp(base_name(strchr(a, '=') ? strchr(a, '=') + 1 : ""), id) == 0)))
+              strcmp(bxa_base_name(strchr(a, '=') ? strchr(a, '=') + 1 : ""), id) == 0)))
             names = 1;
         if (has_sub == 1 && strcmp(a, "--bundle") == 0 && i + 1 < n &&
-            strcmp(base_name(json_string_value(json_array_get(argv, i + 1))), id) == 0)
+            strcmp(bxa_base_name(json_string_value(json_array_get(argv, i + 1))), id) == 0)
             names = 1;
     }
     return has_sub == 1 && names;
 }
 
-static int read_argv(kctx *k, int dfd, json_t **argv)
+int bxa_read_argv(bxa_kctx *k, int dfd, json_t **argv)
 {
     char *buf = NULL;
     size_t len;
-    int rc = read_at(dfd, "cmdline", PROC_FILE_MAX, &buf, &len, k->err);
+    int rc = bxa_read_at(dfd, "cmdline", BXA_PROC_FILE_MAX, &buf, &len, k->err);
 
     *argv = NULL;
     if (rc == 0)
@@ -1153,7 +1102,7 @@ static int read_argv(kctx *k, int dfd, json_t **argv)
 }
 
 /* The gofer: a runsc "gofer" of the same container, child of the sandbox's parent. */
-static int find_gofer(kctx *k, int64_t ppid, int64_t *gofer)
+static int find_gofer(bxa_kctx *k, int64_t ppid, int64_t *gofer)
 {
     int dfd = dup(k->procfd);
     DIR *d = dfd >= 0 ? fdopendir(dfd) : NULL;
@@ -1168,30 +1117,30 @@ static int find_gofer(kctx *k, int64_t ppid, int64_t *gofer)
     while (*gofer < 0 && (e = readdir(d)) != NULL) {
         char *end;
         long long pid = strtoll(e->d_name, &end, 10);
-        proc p = {.dfd = -1};
+        bxa_proc p = {.dfd = -1};
         json_t *argv = NULL;
         bxa_stat st;
         bx_error ign;
         if (*end || pid <= 0)
             continue;
-        if (proc_prove(k, pid, &p) == 1 && bxa_parse_stat(p.stat, p.stat_len, &st, &ign) == 0 &&
-            st.ppid == ppid && read_argv(k, p.dfd, &argv) == 0 &&
-            runsc_of(argv, "gofer", k->s->id)) {
+        if (bxa_proc_prove(k, pid, &p) == 1 && bxa_parse_stat(p.stat, p.stat_len, &st, &ign) == 0 &&
+            st.ppid == ppid && bxa_read_argv(k, p.dfd, &argv) == 0 &&
+            bxa_runsc_of(argv, "gofer", k->s->id)) {
             char *status = NULL;
             size_t sl;
-            if (read_at(p.dfd, "status", PROC_FILE_MAX, &status, &sl, &ign) == 0 &&
-                proc_same(k, &p)) {
+            if (bxa_read_at(p.dfd, "status", BXA_PROC_FILE_MAX, &status, &sl, &ign) == 0 &&
+                bxa_proc_same(k, &p)) {
                 char *cl = json_dumps(argv, JSON_COMPACT);
                 *gofer = pid;
-                if (keep_proc(k, &p, "status", status, sl) != 0 ||
-                    (cl && keep_proc(k, &p, "cmdline.json", cl, strlen(cl)) != 0))
+                if (bxa_keep_proc(k, &p, "status", status, sl) != 0 ||
+                    (cl && bxa_keep_proc(k, &p, "cmdline.json", cl, strlen(cl)) != 0))
                     *gofer = -1;
                 free(cl);
             }
             free(status);
         }
         json_decref(argv);
-        proc_close(&p);
+        bxa_proc_close(&p);
     }
     closedir(d);
     return 0;
@@ -1202,7 +1151,7 @@ static const char *seccomp_word(int mode)
     return mode == 0 ? "disabled" : "filter";
 }
 
-static int runsc_sandbox(kctx *k, proc *sb, int in_cgroup)
+int bxa_runsc_sandbox(bxa_kctx *k, bxa_proc *sb, int in_cgroup)
 {
     json_t *argv = NULL, *flags = NULL, *rt = NULL, *res = NULL;
     char *status = NULL, *cmdline = NULL;
@@ -1212,24 +1161,24 @@ static int runsc_sandbox(kctx *k, proc *sb, int in_cgroup)
     bxa_stat pst;
     int rc;
 
-    if ((rc = read_at(sb->dfd, "status", PROC_FILE_MAX, &status, &sl, k->err)) != 0 ||
-        (rc = read_at(sb->dfd, "cmdline", PROC_FILE_MAX, &cmdline, &cl, k->err)) != 0 ||
+    if ((rc = bxa_read_at(sb->dfd, "status", BXA_PROC_FILE_MAX, &status, &sl, k->err)) != 0 ||
+        (rc = bxa_read_at(sb->dfd, "cmdline", BXA_PROC_FILE_MAX, &cmdline, &cl, k->err)) != 0 ||
         (rc = bxa_parse_cmdline(cmdline, cl, &argv, k->err)) != 0 ||
         (rc = bxa_parse_status(status, sl, &st, k->err)) != 0 ||
         (rc = bxa_parse_stat(sb->stat, sb->stat_len, &pst, k->err)) != 0)
         goto out;
-    if (!proc_same(k, sb)) {
+    if (!bxa_proc_same(k, sb)) {
         rc = bx_error_set(k->err, BX_EDENIED, "runsc", "the sandbox changed during collection");
         goto out;
     }
     if (!(flags = bxa_runsc_flags(argv))) {
-        rc = oom(k->err);
+        rc = bxa_oom(k->err);
         goto out;
     }
-    if ((rc = keep_proc(k, sb, "stat", sb->stat, sb->stat_len)) != 0 ||
-        (rc = keep_proc(k, sb, "cgroup", sb->cgroup, sb->cgroup_len)) != 0 ||
-        (rc = keep_proc(k, sb, "status", status, sl)) != 0 ||
-        (rc = keep_proc(k, sb, "cmdline", cmdline, cl)) != 0)
+    if ((rc = bxa_keep_proc(k, sb, "stat", sb->stat, sb->stat_len)) != 0 ||
+        (rc = bxa_keep_proc(k, sb, "cgroup", sb->cgroup, sb->cgroup_len)) != 0 ||
+        (rc = bxa_keep_proc(k, sb, "status", status, sl)) != 0 ||
+        (rc = bxa_keep_proc(k, sb, "cmdline", cmdline, cl)) != 0)
         goto out;
     find_gofer(k, pst.ppid, &gofer);
     if ((rc = bxa_runsc_view(flags, k->v->spec, &rt, k->err)) != 0)
@@ -1238,7 +1187,7 @@ static int runsc_sandbox(kctx *k, proc *sb, int in_cgroup)
      * was told to leave cgroups alone */
     if (in_cgroup &&
         !json_is_null(json_object_get(json_object_get(rt, "resources"), "memoryBytes")) &&
-        (res = json_object()) && (rc = read_limits(k, res, NULL)) == 0 &&
+        (res = json_object()) && (rc = bxa_read_limits(k, res, NULL)) == 0 &&
         json_object_get(res, "resources")) {
         k->v->kernel = json_pack("{s:O}", "resources", json_object_get(res, "resources"));
     }
@@ -1270,16 +1219,16 @@ out:
 
 /* ---- host facts shared by several collections ---------------------------------------------- */
 
-_Static_assert(sizeof(((struct bxa_daemon *)0)->ns) == sizeof(((kctx *)0)->daemon_ns),
-               "bxa_daemon holds every namespace kctx compares");
+_Static_assert(sizeof(((struct bxa_daemon *)0)->ns) == sizeof(((bxa_kctx *)0)->daemon_ns),
+               "bxa_daemon holds every namespace bxa_kctx compares");
 
-static void read_host_mounts(kctx *k)
+static void read_host_mounts(bxa_kctx *k)
 {
     char *buf = NULL;
     size_t len;
     bx_error e;
 
-    if (read_at(k->procfd, "self/mountinfo", PROC_FILE_MAX, &buf, &len, &e) == 0 &&
+    if (bxa_read_at(k->procfd, "self/mountinfo", BXA_PROC_FILE_MAX, &buf, &len, &e) == 0 &&
         bxa_parse_mountinfo(buf, len, &k->hm, &k->nhm, &e) != 0) {
         k->hm = NULL;
         k->nhm = 0;
@@ -1288,7 +1237,7 @@ static void read_host_mounts(kctx *k)
 }
 
 /* This host's mounts: read once per proc root when the collection shares host facts. */
-static void host_mounts(kctx *k, const char *proc_root)
+void bxa_host_mounts(bxa_kctx *k, const char *proc_root)
 {
     bx_collect_shared *sh = k->s->shared;
 
@@ -1321,7 +1270,7 @@ static void host_mounts(kctx *k, const char *proc_root)
 }
 
 /* The engine daemon: looked up once per way of looking when host facts are shared. */
-static void daemon_shared(kctx *k, const char *proc_root)
+void bxa_daemon_lookup(bxa_kctx *k, const char *proc_root)
 {
     bx_collect_shared *sh = k->s->shared;
     struct bxa_daemon *d;
@@ -1364,12 +1313,12 @@ static void daemon_shared(kctx *k, const char *proc_root)
 
 static int is_runsc(const char *rt)
 {
-    return rt && (strcmp(rt, "runsc") == 0 || strncmp(base_name(rt), "runsc", 5) == 0);
+    return rt && (strcmp(rt, "runsc") == 0 || strncmp(bxa_base_name(rt), "runsc", 5) == 0);
 }
 
 static int is_process_runtime(const char *rt)
 {
-    const char *b = base_name(rt);
+    const char *b = bxa_base_name(rt);
     return rt && (strcmp(b, "runc") == 0 || strcmp(b, "crun") == 0 ||
                   strcmp(rt, "io.containerd.runc.v2") == 0 ||
                   strcmp(rt, "io.containerd.runtime.v1.linux") == 0);
@@ -1377,9 +1326,9 @@ static int is_process_runtime(const char *rt)
 
 int bxa_kernel_read(const bxa_session *s, bxa_views *v, bx_evidence *ev, bx_error *err)
 {
-    kctx k = {.s = s, .v = v, .ev = ev, .err = err, .procfd = -1, .daemon_pid = -1};
+    bxa_kctx k = {.s = s, .v = v, .ev = ev, .err = err, .procfd = -1, .daemon_pid = -1};
     const char *proc_root = s->paths.proc ? s->paths.proc : "/proc";
-    proc init = {.dfd = -1};
+    bxa_proc init = {.dfd = -1};
     int rc = 0, r, have_cg = 0;
 
     v->level = "engine";
@@ -1395,12 +1344,12 @@ int bxa_kernel_read(const bxa_session *s, bxa_views *v, bx_evidence *ev, bx_erro
         return 0;
     }
     /* the session's init process, as the engine names it */
-    if ((r = proc_open(&k, s->pid, &init)) < 0) {
+    if ((r = bxa_proc_open(&k, s->pid, &init)) < 0) {
         rc = r;
         goto out;
     }
     if (r == 1 && bxa_parse_cgroup(init.cgroup, init.cgroup_len, &k.cg, &k.ncg, err) == 0)
-        have_cg = choose_key(&k) == 0;
+        have_cg = bxa_cgroup_key(&k) == 0;
     if (r != 1 || (!have_cg && !is_runsc(s->runtime))) {
         snprintf(v->why, sizeof v->why,
                  "process %lld (State.Pid) cannot be proven the session's here (its cgroup does "
@@ -1409,17 +1358,17 @@ int bxa_kernel_read(const bxa_session *s, bxa_views *v, bx_evidence *ev, bx_erro
                  (long long)s->pid);
         goto out;
     }
-    host_mounts(&k, proc_root);
-    daemon_shared(&k, proc_root);
-    if ((rc = read_spec(&k)) != 0)
+    bxa_host_mounts(&k, proc_root);
+    bxa_daemon_lookup(&k, proc_root);
+    if ((rc = bxa_spec_read(&k)) != 0)
         goto out;
     if (is_runsc(s->runtime)) {
         /* the sandbox is proven by its command line (runsc boot ... <Id>) and start time;
          * with --ignore-cgroups it is in no cgroup of the container's */
         json_t *argv = NULL;
-        if ((rc = read_argv(&k, init.dfd, &argv)) != 0)
+        if ((rc = bxa_read_argv(&k, init.dfd, &argv)) != 0)
             goto out;
-        r = runsc_of(argv, "boot", s->id);
+        r = bxa_runsc_of(argv, "boot", s->id);
         json_decref(argv);
         if (!r) {
             snprintf(v->why, sizeof v->why,
@@ -1430,10 +1379,10 @@ int bxa_kernel_read(const bxa_session *s, bxa_views *v, bx_evidence *ev, bx_erro
             snprintf(v->why, sizeof v->why, "the task's OCI spec is not readable here");
             goto out;
         }
-        rc = runsc_sandbox(&k, &init, have_cg);
+        rc = bxa_runsc_sandbox(&k, &init, have_cg);
         goto out;
     }
-    rc = kernel_processes(&k, &init);
+    rc = bxa_kernel_processes(&k, &init);
 out:
     if (rc != 0 || strcmp(v->level, "engine") == 0) {
         /* nothing read counts unless the level was reached */
@@ -1449,7 +1398,7 @@ out:
         bxa_evidence_clear(ev, BXA_EV_KERNEL);
         bxa_evidence_clear(ev, BXA_EV_SPEC);
     }
-    proc_close(&init);
+    bxa_proc_close(&init);
     json_decref(k.spec_json);
     bxa_cgroups_free(k.cg, k.ncg);
     if (!k.hm_shared)
