@@ -42,7 +42,7 @@ int bxa_check_session(const json_t *c, const char *expect_image, bx_error *err) 
 void bxa_sort_strings(json_t *arr);
 void bxa_sort_ints(json_t *arr);
 
-/* ---- capabilities ------------------------------------------------------------------ */
+/* ---- capabilities (capabilities.c) ---------------------------------------------------- */
 
 #define BXA_CAP_COUNT 41 /* CAP_CHOWN (0) .. CAP_CHECKPOINT_RESTORE (40) */
 /* Name without CAP_ of capability bit, or NULL beyond the known ones. */
@@ -403,6 +403,100 @@ int bxa_predicate_engine(const bx_engine_replies *r, const bx_collect_opts *o, c
                          bx_error *err) BX_WUR;
 /* Refuse what cannot be recorded faithfully, then set inputsSha256. */
 int bxa_predicate_finish(json_t *predicate, bx_error *err) BX_WUR;
+
+/* ---- the engine-level predicate's builders (predicate*.c, capabilities.c) ----------- */
+
+#define BXA_CONTAINER "container" /* the container inspect, as err->where names it */
+
+/* One building of the engine-level predicate (bxa_predicate_engine). */
+typedef struct {
+    const json_t *version, *info, *c, *img, *net, *libpod;
+    const bx_engine_replies *r;
+    const bx_collect_opts *o;
+    const char *endpoint, *tls_peer;
+    bx_evidence *ev;
+    int privileged;
+    bx_error *err;
+    json_error_t jerr;
+} bxa_pctx;
+
+/* SecurityOpt, parsed once (predicate_security.c). */
+typedef struct {
+    int nnp;
+    int label_disable;
+    int writable_cgroups;
+    const char *seccomp;
+    const char *apparmor;
+    json_t *labels; /* owned: label=... values other than disable */
+} bxa_secopts;
+
+/* One member of the predicate: *out (caller owns) or an error. */
+typedef int (*bxa_builder)(bxa_pctx *x, json_t **out);
+
+/* predicate.c: the builders' tools. Hand over a value made by json_pack_ex(&x->jerr, ...). */
+int bxa_packed(bxa_pctx *x, json_t *v, json_t **out) BX_WUR;
+/* Set obj's key to v, append v to arr (v stolen; NULL is out of memory). */
+int bxa_set(bxa_pctx *x, json_t *obj, const char *key, json_t *v) BX_WUR;
+int bxa_push(bxa_pctx *x, json_t *arr, json_t *v) BX_WUR;
+/* qsort comparator of json_t * strings. */
+int bxa_cmp_str(const void *a, const void *b);
+/* The string member k of o, "" when absent. Borrowed. */
+const char *bxa_member(const json_t *o, const char *k);
+/* Sort arr in place; with unique, drop items equal to their predecessor. */
+int bxa_sort_array(bxa_pctx *x, json_t *arr, int (*cmp)(const void *, const void *),
+                   int unique) BX_WUR;
+/* A sorted copy of the string array at ptr: NULL member -> null_value ([] or null). */
+int bxa_string_list(bxa_pctx *x, const json_t *root, const char *doc, const char *ptr,
+                    int null_is_empty, json_t **out) BX_WUR;
+int bxa_build_null(bxa_pctx *x, json_t **out) BX_WUR;
+
+/* predicate_session.c */
+int bxa_build_collector(bxa_pctx *x, json_t **out) BX_WUR;
+int bxa_build_issued(bxa_pctx *x, json_t **out) BX_WUR;
+int bxa_build_expires(bxa_pctx *x, json_t **out) BX_WUR;
+int bxa_build_nonce(bxa_pctx *x, json_t **out) BX_WUR;
+int bxa_build_host(bxa_pctx *x, json_t **out) BX_WUR;
+int bxa_build_engine(bxa_pctx *x, json_t **out) BX_WUR;
+int bxa_build_session(bxa_pctx *x, json_t **out) BX_WUR;
+int bxa_build_image(bxa_pctx *x, json_t **out) BX_WUR;
+int bxa_build_source(bxa_pctx *x, json_t **out) BX_WUR;
+int bxa_build_runtime(bxa_pctx *x, json_t **out) BX_WUR;
+/* "podman" when /version names a Podman component, else "docker". */
+const char *bxa_engine_kind(const json_t *version);
+
+/* predicate_network.c */
+int bxa_build_network(bxa_pctx *x, json_t **out) BX_WUR;
+/* HostConfig.NetworkMode with the engine's "default" named for what it is. */
+int bxa_network_mode(bxa_pctx *x, const char **mode) BX_WUR;
+/* The bindings made (NetworkSettings.Ports) against those asked for
+ * (HostConfig.PortBindings): a discrepancy appended to disc when they differ. */
+int bxa_port_discrepancy(bxa_pctx *x, json_t *disc) BX_WUR;
+
+/* capabilities.c */
+int bxa_build_capabilities(bxa_pctx *x, json_t **out) BX_WUR;
+
+/* predicate_security.c: noNewPrivileges, seccomp, apparmor, selinux and writeSurface into
+ * ct. */
+int bxa_containment_security(bxa_pctx *x, json_t *ct) BX_WUR;
+/* 1 when /info SecurityOptions lists name=<name>, 0 when not, -1 when not reported;
+ * *profile (optional) its profile= value or NULL. */
+int bxa_info_secopt(bxa_pctx *x, const char *name, const char **profile);
+
+/* predicate_user.c */
+int bxa_build_user(bxa_pctx *x, json_t **out) BX_WUR;
+int bxa_build_namespaces(bxa_pctx *x, json_t **out) BX_WUR;
+
+/* predicate_resources.c */
+int bxa_build_resources(bxa_pctx *x, json_t **out) BX_WUR;
+int bxa_build_sysctls(bxa_pctx *x, json_t **out) BX_WUR;
+
+/* predicate_surface.c */
+int bxa_build_rootfs(bxa_pctx *x, json_t **out) BX_WUR;
+int bxa_build_write_surface(bxa_pctx *x, const bxa_secopts *so, json_t **out) BX_WUR;
+int bxa_build_mounts(bxa_pctx *x, json_t **out) BX_WUR;
+int bxa_build_devices(bxa_pctx *x, json_t **out) BX_WUR;
+int bxa_build_masked(bxa_pctx *x, json_t **out) BX_WUR;
+int bxa_build_readonly_paths(bxa_pctx *x, json_t **out) BX_WUR;
 
 /* Apply the views to an engine-level predicate (certificate.md, "Which source wins"): the
  * kernel, then the runtime's arguments, then the OCI spec, then the engine; every
