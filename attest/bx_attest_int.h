@@ -27,6 +27,8 @@ int bxa_bool(const json_t *root, const char *doc, const char *ptr, int required,
              bx_error *err) BX_WUR;
 /* BX_EINVAL at doc:ptr with msg. */
 int bxa_bad(bx_error *err, const char *doc, const char *ptr, const char *msg);
+/* BX_EIO "out of memory". */
+int bxa_oom(bx_error *err);
 
 /* 1 if s is "sha256:" and 64 lowercase hex digits. */
 int bxa_is_image_id(const char *s);
@@ -40,7 +42,7 @@ int bxa_check_session(const json_t *c, const char *expect_image, bx_error *err) 
 void bxa_sort_strings(json_t *arr);
 void bxa_sort_ints(json_t *arr);
 
-/* ---- capabilities ------------------------------------------------------------------ */
+/* ---- capabilities (capabilities.c) ---------------------------------------------------- */
 
 #define BXA_CAP_COUNT 41 /* CAP_CHOWN (0) .. CAP_CHECKPOINT_RESTORE (40) */
 /* Name without CAP_ of capability bit, or NULL beyond the known ones. */
@@ -250,6 +252,134 @@ int bxa_runsc_view(const json_t *flags, const json_t *spec, json_t **view, bx_er
  * "--name" or "--name=value". Caller owns. */
 json_t *bxa_runsc_flags(const json_t *argv);
 
+/* ---- the kernel view's reading (kernel.c and the files it calls) --------------------- */
+
+#define BXA_PROC_FILE_MAX (1024 * 1024)
+#define BXA_PIDS_MAX 1024
+#define BXA_NS_COUNT 7
+#define BXA_NS_CONTAINMENT 6 /* the first six are predicate fields; mnt only tells mounts apart */
+/* The namespaces read of a process, in this order (procread.c). */
+extern const char *const bxa_ns_names[BXA_NS_COUNT];
+
+/* One reading of the kernel's view (bxa_kernel_read). */
+typedef struct {
+    const bxa_session *s;
+    bxa_views *v;
+    bx_evidence *ev;
+    bx_error *err;
+    int procfd;
+    /* the session's cgroup, from its init process */
+    bxa_cgroup *cg;
+    size_t ncg;
+    const char *key_controller; /* v1 controller whose path names the Id; NULL: v2 */
+    const char *key_path;
+    /* this host's cgroup mounts (the collector's own mountinfo) */
+    bxa_mount *hm;
+    size_t nhm;
+    int hm_shared; /* hm belongs to s->shared */
+    char daemon_ns[BXA_NS_COUNT][64];
+    int have_daemon;
+    int64_t daemon_pid;
+    json_t *spec_json; /* the parsed config.json */
+} bxa_kctx;
+
+/* One process, open through its /proc/<pid> directory (process.c). */
+typedef struct {
+    int64_t pid;
+    int dfd;
+    uint64_t start;
+    char *stat, *cgroup;
+    size_t stat_len, cgroup_len;
+    char ns[BXA_NS_COUNT][64];
+} bxa_proc;
+
+/* The weakest over the session's processes (process.c; the mounts: surface.c). */
+typedef struct {
+    size_t n;
+    uint64_t caps[5];
+    int nnp;     /* 1 only when every process has it */
+    int seccomp; /* the weakest: 0 < 2 < 1 */
+    int ns_host[BXA_NS_CONTAINMENT];
+    int ns_known;
+    /* the user of the weakest process: one with a root id first, else the init process */
+    bxa_status user;
+    int user_rank; /* 2 has root, 1 init, 0 other, -1 none yet */
+    json_t *surface, *interfaces, *mounts_ro;
+    int rootfs_ro, rootfs_seen;
+    char mnt_seen[16][64], net_seen[16][64];
+    size_t nmnt, nnet;
+} bxa_weakest;
+
+/* procread.c. A whole file at dfd/name (no link followed at the last step), at most max
+ * bytes; caller owns *buf (NUL-terminated). A file that is gone (the process exited) is
+ * BX_ENOTFOUND. */
+int bxa_read_at(int dfd, const char *name, size_t max, char **buf, size_t *len,
+                bx_error *err) BX_WUR;
+/* Keep what was read as evidence of kind (bxa_evidence_add into k->ev). */
+int bxa_keep(bxa_kctx *k, int kind, const char *name, const char *buf, size_t len) BX_WUR;
+/* readlink of dfd/ns/<name> ("net:[4026531833]") into out; "" when unreadable. */
+void bxa_ns_link(int dfd, const char *name, char out[64]);
+
+/* daemon.c: the engine daemon's namespaces into k (have_daemon 0 when not found); looked up
+ * once per way of looking when k->s->shared is given. */
+void bxa_daemon_lookup(bxa_kctx *k, const char *proc_root);
+
+/* cgroup.c. Which hierarchy proves a process is the session's: the first v1 controller
+ * whose path names the Id, else the unified (v2) one; -1 when none names it. */
+int bxa_cgroup_key(bxa_kctx *k);
+/* 1 if a process's cgroup file puts it in the session's cgroup (or one below it). */
+int bxa_in_session(bxa_kctx *k, const char *buf, size_t len);
+/* This host's folder of the session's cgroup in the hierarchy of controller (NULL: v2), or
+ * -1 when that hierarchy is not mounted here or the cgroup is outside its mount. */
+int bxa_cgroup_dir(bxa_kctx *k, const char *controller, char *out, size_t len);
+/* Pids listed in dir/cgroup.procs and below (depth-limited), appended to pids (at most
+ * BXA_PIDS_MAX), each cgroup.procs kept as evidence. */
+int bxa_list_procs(bxa_kctx *k, int dfd, const char *rel, int depth, int64_t *pids,
+                   size_t *n) BX_WUR;
+/* Every pid of /proc whose cgroup names the session (when its cgroup folder is not
+ * reachable from here). */
+int bxa_scan_procs(bxa_kctx *k, int64_t *pids, size_t *n) BX_WUR;
+/* The cgroup's limits into view's "resources" and (v1) devices.list into its "devices",
+ * members only for what was read. */
+int bxa_read_limits(bxa_kctx *k, json_t *view, const json_t *engine_res) BX_WUR;
+/* This host's mounts into k->hm: read once per proc root when the collection shares host
+ * facts (then k->hm_shared). */
+void bxa_host_mounts(bxa_kctx *k, const char *proc_root);
+
+/* process.c. Open /proc/<pid>, read its stat and cgroup: 1 when it started no later than
+ * the collection began (and is no zombie), 0 when not or gone, <0 error. Close with
+ * bxa_proc_close whatever it returns. */
+int bxa_proc_open(bxa_kctx *k, int64_t pid, bxa_proc *p) BX_WUR;
+/* bxa_proc_open, and its cgroup names the session's. */
+int bxa_proc_prove(bxa_kctx *k, int64_t pid, bxa_proc *p) BX_WUR;
+/* After reading: 1 when the same process still (start time and cgroup unchanged). */
+int bxa_proc_same(bxa_kctx *k, bxa_proc *p);
+void bxa_proc_close(bxa_proc *p);
+/* Keep a file of p as evidence, named "<pid>/<what>". */
+int bxa_keep_proc(bxa_kctx *k, bxa_proc *p, const char *what, const char *buf, size_t len) BX_WUR;
+/* runc, crun: every process of the session read and folded into k->v->kernel, the level
+ * engine+kernel. */
+int bxa_kernel_processes(bxa_kctx *k, bxa_proc *init) BX_WUR;
+
+/* surface.c: one process's mountinfo folded into w's write surface, mounts_ro and rootfs. */
+int bxa_fold_mounts(bxa_kctx *k, bxa_weakest *w, bxa_proc *p, const char *buf, size_t len) BX_WUR;
+
+/* runsc_sandbox.c. 1 when argv is runsc's process `sub` ("boot", "gofer") of the container
+ * id. */
+int bxa_runsc_of(const json_t *argv, const char *sub, const char *id);
+/* The cmdline of the process at dfd. Caller owns *argv. */
+int bxa_read_argv(bxa_kctx *k, int dfd, json_t **argv) BX_WUR;
+/* runsc: the sandbox sb read into k->v (runtime, runtime_args, sandbox, the cgroup's
+ * limits as kernel when in_cgroup), the level engine+runtime. */
+int bxa_runsc_sandbox(bxa_kctx *k, bxa_proc *sb, int in_cgroup) BX_WUR;
+
+/* ocispec.c: the task's config.json, when it is here, into k->spec_json, its view into
+ * k->v->spec and its bytes (process.env redacted) into the spec's evidence. */
+int bxa_spec_read(bxa_kctx *k) BX_WUR;
+
+/* kernel.c: the last component of a path ("" for NULL). Borrowed from s. */
+const char *bxa_base_name(const char *s);
+
 /* ---- sysctls (sysctl.c) -------------------------------------------------------------- */
 
 /* The sysctls read back whatever the engine set (NULL-terminated). */
@@ -273,6 +403,100 @@ int bxa_predicate_engine(const bx_engine_replies *r, const bx_collect_opts *o, c
                          bx_error *err) BX_WUR;
 /* Refuse what cannot be recorded faithfully, then set inputsSha256. */
 int bxa_predicate_finish(json_t *predicate, bx_error *err) BX_WUR;
+
+/* ---- the engine-level predicate's builders (predicate*.c, capabilities.c) ----------- */
+
+#define BXA_CONTAINER "container" /* the container inspect, as err->where names it */
+
+/* One building of the engine-level predicate (bxa_predicate_engine). */
+typedef struct {
+    const json_t *version, *info, *c, *img, *net, *libpod;
+    const bx_engine_replies *r;
+    const bx_collect_opts *o;
+    const char *endpoint, *tls_peer;
+    bx_evidence *ev;
+    int privileged;
+    bx_error *err;
+    json_error_t jerr;
+} bxa_pctx;
+
+/* SecurityOpt, parsed once (predicate_security.c). */
+typedef struct {
+    int nnp;
+    int label_disable;
+    int writable_cgroups;
+    const char *seccomp;
+    const char *apparmor;
+    json_t *labels; /* owned: label=... values other than disable */
+} bxa_secopts;
+
+/* One member of the predicate: *out (caller owns) or an error. */
+typedef int (*bxa_builder)(bxa_pctx *x, json_t **out);
+
+/* predicate.c: the builders' tools. Hand over a value made by json_pack_ex(&x->jerr, ...). */
+int bxa_packed(bxa_pctx *x, json_t *v, json_t **out) BX_WUR;
+/* Set obj's key to v, append v to arr (v stolen; NULL is out of memory). */
+int bxa_set(bxa_pctx *x, json_t *obj, const char *key, json_t *v) BX_WUR;
+int bxa_push(bxa_pctx *x, json_t *arr, json_t *v) BX_WUR;
+/* qsort comparator of json_t * strings. */
+int bxa_cmp_str(const void *a, const void *b);
+/* The string member k of o, "" when absent. Borrowed. */
+const char *bxa_member(const json_t *o, const char *k);
+/* Sort arr in place; with unique, drop items equal to their predecessor. */
+int bxa_sort_array(bxa_pctx *x, json_t *arr, int (*cmp)(const void *, const void *),
+                   int unique) BX_WUR;
+/* A sorted copy of the string array at ptr: NULL member -> null_value ([] or null). */
+int bxa_string_list(bxa_pctx *x, const json_t *root, const char *doc, const char *ptr,
+                    int null_is_empty, json_t **out) BX_WUR;
+int bxa_build_null(bxa_pctx *x, json_t **out) BX_WUR;
+
+/* predicate_session.c */
+int bxa_build_collector(bxa_pctx *x, json_t **out) BX_WUR;
+int bxa_build_issued(bxa_pctx *x, json_t **out) BX_WUR;
+int bxa_build_expires(bxa_pctx *x, json_t **out) BX_WUR;
+int bxa_build_nonce(bxa_pctx *x, json_t **out) BX_WUR;
+int bxa_build_host(bxa_pctx *x, json_t **out) BX_WUR;
+int bxa_build_engine(bxa_pctx *x, json_t **out) BX_WUR;
+int bxa_build_session(bxa_pctx *x, json_t **out) BX_WUR;
+int bxa_build_image(bxa_pctx *x, json_t **out) BX_WUR;
+int bxa_build_source(bxa_pctx *x, json_t **out) BX_WUR;
+int bxa_build_runtime(bxa_pctx *x, json_t **out) BX_WUR;
+/* "podman" when /version names a Podman component, else "docker". */
+const char *bxa_engine_kind(const json_t *version);
+
+/* predicate_network.c */
+int bxa_build_network(bxa_pctx *x, json_t **out) BX_WUR;
+/* HostConfig.NetworkMode with the engine's "default" named for what it is. */
+int bxa_network_mode(bxa_pctx *x, const char **mode) BX_WUR;
+/* The bindings made (NetworkSettings.Ports) against those asked for
+ * (HostConfig.PortBindings): a discrepancy appended to disc when they differ. */
+int bxa_port_discrepancy(bxa_pctx *x, json_t *disc) BX_WUR;
+
+/* capabilities.c */
+int bxa_build_capabilities(bxa_pctx *x, json_t **out) BX_WUR;
+
+/* predicate_security.c: noNewPrivileges, seccomp, apparmor, selinux and writeSurface into
+ * ct. */
+int bxa_containment_security(bxa_pctx *x, json_t *ct) BX_WUR;
+/* 1 when /info SecurityOptions lists name=<name>, 0 when not, -1 when not reported;
+ * *profile (optional) its profile= value or NULL. */
+int bxa_info_secopt(bxa_pctx *x, const char *name, const char **profile);
+
+/* predicate_user.c */
+int bxa_build_user(bxa_pctx *x, json_t **out) BX_WUR;
+int bxa_build_namespaces(bxa_pctx *x, json_t **out) BX_WUR;
+
+/* predicate_resources.c */
+int bxa_build_resources(bxa_pctx *x, json_t **out) BX_WUR;
+int bxa_build_sysctls(bxa_pctx *x, json_t **out) BX_WUR;
+
+/* predicate_surface.c */
+int bxa_build_rootfs(bxa_pctx *x, json_t **out) BX_WUR;
+int bxa_build_write_surface(bxa_pctx *x, const bxa_secopts *so, json_t **out) BX_WUR;
+int bxa_build_mounts(bxa_pctx *x, json_t **out) BX_WUR;
+int bxa_build_devices(bxa_pctx *x, json_t **out) BX_WUR;
+int bxa_build_masked(bxa_pctx *x, json_t **out) BX_WUR;
+int bxa_build_readonly_paths(bxa_pctx *x, json_t **out) BX_WUR;
 
 /* Apply the views to an engine-level predicate (certificate.md, "Which source wins"): the
  * kernel, then the runtime's arguments, then the OCI spec, then the engine; every

@@ -1,4 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
+/* Typed access to the Engine API's replies, strict about types (absent and null alike; a
+ * wrong type, a NUL in a string, an integer beyond 2^53 are errors naming the reply and the
+ * member), the fail-closed checks on a container inspect, and the module's small shared
+ * helpers (errors, sorting JSON arrays). */
 #include "bx_attest_int.h"
 
 #include <stdlib.h>
@@ -29,6 +33,11 @@ int bxa_bad(bx_error *err, const char *doc, const char *ptr, const char *msg)
 
     snprintf(where, sizeof where, "%s:%s", doc, ptr);
     return bx_error_set(err, BX_EINVAL, where, "%s", msg);
+}
+
+int bxa_oom(bx_error *err)
+{
+    return bx_error_set(err, BX_EIO, NULL, "out of memory");
 }
 
 int bxa_str(const json_t *root, const char *doc, const char *ptr, int required, const char **out,

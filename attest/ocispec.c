@@ -1,9 +1,17 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* The task's OCI spec (config.json in the runtime's task folder) read as a view of the
- * containment: what the engine handed the runtime. */
+ * containment: what the engine handed the runtime. The kernel view reads it
+ * (bxa_spec_read) when the task folder is on this host. */
 #include "bx_attest_int.h"
 
+#include <fcntl.h>
+#include <limits.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+
+#define SPEC_MAX (4 * 1024 * 1024)
+#define TASK_ROOT "/run/containerd/io.containerd.runtime.v2.task/moby"
 
 static const json_t *at(const json_t *root, const char *a, const char *b)
 {
@@ -246,5 +254,45 @@ int bxa_spec_view(const json_t *config, json_t **view, char seccomp_sha[65], bx_
 out:
     json_decref(groups);
     json_decref(v);
+    return rc;
+}
+
+/* ---- config.json, read for the kernel view -------------------------------------------------- */
+
+int bxa_spec_read(bxa_kctx *k)
+{
+    static const char *const env[] = {"process", "env", NULL};
+    char path[PATH_MAX], sha[65], *buf = NULL, *red = NULL;
+    size_t len = 0, rlen = 0;
+    int rc;
+    json_t *view = NULL;
+    const char *root = k->s->paths.task_root ? k->s->paths.task_root : TASK_ROOT;
+
+    if (k->s->oci_config)
+        snprintf(path, sizeof path, "%s", k->s->oci_config);
+    else
+        snprintf(path, sizeof path, "%s/%s/config.json", root, k->s->id);
+    {
+        int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+        if (fd < 0)
+            return 0; /* not here: no spec view */
+        close(fd);
+    }
+    if ((rc = bx_read_file(path, SPEC_MAX, 0, &buf, &len, k->err)) != 0)
+        goto out;
+    if ((rc = bx_json_parse_strict(buf, len, 1, 0, &k->spec_json, k->err)) != 0) {
+        bx_error_prefix(k->err, "config.json");
+        goto out;
+    }
+    if ((rc = bxa_redact_env(buf, len, env, &red, &rlen, k->err)) != 0 ||
+        (rc = bxa_evidence_add(k->ev, BXA_EV_SPEC, "config.json", red, rlen, k->err)) != 0 ||
+        (rc = bxa_spec_view(k->spec_json, &view, sha, k->err)) != 0)
+        goto out;
+    k->v->spec = view;
+    view = NULL;
+out:
+    json_decref(view);
+    free(buf);
+    free(red);
     return rc;
 }

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Parsers of the kernel's own files: /proc/<pid>/{status,stat,cgroup,mountinfo,net/dev,
  * cmdline} and the cgroup controllers' limit files. Pure functions over bytes already read:
- * the reading (through a /proc/<pid> directory descriptor) is kernel.c's. Every parser is
+ * the reading (through a /proc/<pid> directory descriptor) is procread.c's. Every parser is
  * strict: a line it does not understand where it expects one is BX_EINVAL, so a kernel
  * that changed its formats stops the collection rather than giving a wrong reading. */
 #include "bx_attest_int.h"
