@@ -558,6 +558,25 @@ static void split_id(const univ *u, const uint64_t *set, size_t w, unsigned op, 
         bm_set(f, e);
 }
 
+/* Split by (id & c) != 0: single values exactly, wider elements both ways. */
+static void split_jset_id(const univ *u, const uint64_t *set, size_t w, uint32_t c, uint64_t *t,
+                          uint64_t *f)
+{
+    memset(t, 0, w * 8);
+    memset(f, 0, w * 8);
+    for (size_t i = 0; i < w; i++) {
+        uint64_t bits = set[i];
+        while (bits) {
+            size_t e = i * 64 + (size_t)__builtin_ctzll(bits);
+            bits &= bits - 1;
+            if (!u_single(u, e) || (u->lo[e] & c))
+                bm_set(t, e);
+            if (!u_single(u, e) || !(u->lo[e] & c))
+                bm_set(f, e);
+        }
+    }
+}
+
 /* Split by pred(a, b) elementwise over the number set; unknown elements go both ways. */
 static int split_elem(pass *p, st *s, unsigned op, const val *a, const val *b, uint64_t *t,
                       uint64_t *f)
@@ -606,10 +625,17 @@ static void jump(pass *p, size_t pc, st *s)
         push(p, bxsc_jmp(op, a.k, b.k) ? jt : jf, s);
         return;
     }
+    if (op == BPF_JSET && ((a.kind == V_CONST && a.k == 0) || (b.kind == V_CONST && b.k == 0))) {
+        push(p, jf, s); /* nothing & 0 is set */
+        return;
+    }
     if ((a.kind == V_ARCH && b.kind == V_CONST) || (a.kind == V_CONST && b.kind == V_ARCH)) {
         set = archset(p, s);
         w = p->aw;
-        split_id(&p->au, set, w, op, a.kind == V_CONST ? a.k : b.k, a.kind == V_ARCH, tb, fb);
+        if (op == BPF_JSET)
+            split_jset_id(&p->au, set, w, a.kind == V_CONST ? a.k : b.k, tb, fb);
+        else
+            split_id(&p->au, set, w, op, a.kind == V_CONST ? a.k : b.k, a.kind == V_ARCH, tb, fb);
     } else if (op != BPF_JSET && ((a.kind == V_NR && b.kind == V_CONST) ||
                                   (a.kind == V_CONST && b.kind == V_NR))) {
         set = nrset(s);
@@ -703,6 +729,11 @@ static void step(pass *p, size_t pc, st *s)
         unsigned op = BPF_OP(ins->code);
         val b = op == BPF_NEG ? vconst(0) : BPF_SRC(ins->code) == BPF_X ? *x : vconst(ins->k);
         int dz = 0;
+        if ((op == BPF_DIV || op == BPF_MOD) && b.kind == V_CONST && b.k == 0) {
+            record(p, s, 0, 0); /* X == 0: the kernel's translation returns 0 */
+            st_free(p, s);
+            return;
+        }
         if (a->kind == V_CONST && b.kind == V_CONST) {
             uint32_t v = bxsc_alu(op, a->k, b.k, &dz);
             if (dz) { /* the kernel's translation returns 0 */
