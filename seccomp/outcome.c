@@ -133,6 +133,12 @@ void bxsc_out_entry(const bxsc_outset *o, bx_seccomp_entry *e)
     int let = 0, deny = 0;
     unsigned bits = 0;
 
+    if (o->n == 0 && !o->any) {
+        /* Nothing recorded cannot happen for a sound analysis; fail closed, not open. */
+        bxsc_outset all = {.any = 1, .any_bound = BXSC_AO_MAX};
+        bxsc_out_entry(&all, e);
+        return;
+    }
     for (unsigned i = 0; i < o->n; i++) {
         bits |= bx_seccomp_ret_action(o->v[i]);
         if (bxsc_ret_lets_through(o->v[i]))

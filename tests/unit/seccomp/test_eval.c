@@ -303,6 +303,31 @@ int main(void)
     ok(t && sound(&(bx_seccomp_prog){jumps, N(jumps)}, 1, t, 2000), "jumps: sound");
     bx_seccomp_table_free(t);
 
+    /* a constant compared with the number in X: c >= nr, c > nr */
+    struct sock_filter rev[] = {
+        LD_NR,
+        BPF_STMT(BPF_MISC | BPF_TAX, 0),
+        BPF_STMT(BPF_LD | BPF_IMM, 100),
+        BPF_JUMP(BPF_JMP | BPF_JGE | BPF_X, 0, 0, 1), /* 100 >= nr */
+        RET(ERRNO(7)),
+        BPF_STMT(BPF_LD | BPF_IMM, 300),
+        BPF_JUMP(BPF_JMP | BPF_JGT | BPF_X, 0, 0, 1), /* 300 > nr */
+        RET(ERRNO(8)),
+        RET(SECCOMP_RET_ALLOW),
+    };
+    t = eval1(rev, N(rev));
+    ok(t && is_entry(&t->nr[X64][100], BX_SECCOMP_DENY, 1, ERRNO(7)) &&
+           is_entry(&t->nr[X64][0], BX_SECCOMP_DENY, 1, ERRNO(7)),
+       "c >= nr: 0 .. 100 exactly");
+    ok(t && is_entry(&t->nr[X64][101], BX_SECCOMP_DENY, 1, ERRNO(8)) &&
+           is_entry(&t->nr[X64][299], BX_SECCOMP_DENY, 1, ERRNO(8)),
+       "c > nr: 101 .. 299 exactly");
+    ok(t && is_entry(&t->nr[X64][300], BX_SECCOMP_ALLOW, 1, SECCOMP_RET_ALLOW) &&
+           is_entry(&t->beyond[X64], BX_SECCOMP_ALLOW, 1, SECCOMP_RET_ALLOW),
+       "300 and above allowed, out of range too");
+    ok(t && sound(&(bx_seccomp_prog){rev, N(rev)}, 1, t, 2000), "reversed comparisons: sound");
+    bx_seccomp_table_free(t);
+
     /* scratch memory and X */
     struct sock_filter mem[] = {
         LD_NR,
