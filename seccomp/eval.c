@@ -23,7 +23,8 @@ enum { V_UNK = 0, V_CONST, V_NR, V_ARCH, V_FN };
 typedef struct fn {
     struct fn *next; /* every table of a pass, freed at its end */
     uint64_t *known; /* element bitmap: v[e] is the value */
-    uint32_t v[];
+    uint32_t *v;
+    uint64_t data[]; /* known, then v */
 } fn;
 
 typedef struct {
@@ -472,7 +473,8 @@ static int alu_fn(pass *p, st *s, unsigned op, val b, val *out)
         *out = vunk();
         return 0;
     }
-    t->known = (uint64_t *)((unsigned char *)t + sizeof(fn) + p->nu.n * 4);
+    t->known = t->data;
+    t->v = (uint32_t *)(t->data + p->nw);
     t->next = p->fns;
     p->fns = t;
     p->fn_bytes += bytes;
