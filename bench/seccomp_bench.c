@@ -32,7 +32,8 @@ static void report(const char *name, double *v, int n)
 
 int main(int argc, char **argv)
 {
-    const char *path = argc > 1 ? argv[1] : BOXCERT_SOURCE_DIR "/fixtures/seccomp/docker-default.json";
+    const char *path =
+        argc > 1 ? argv[1] : BOXCERT_SOURCE_DIR "/fixtures/seccomp/docker-default.json";
     int runs = argc > 2 ? atoi(argv[2]) : 501, rc = 1;
     double *ev = NULL, *co = NULL, *cached = NULL;
     json_t *prof = json_load_file(path, JSON_REJECT_DUPLICATES, NULL), *oci = NULL;

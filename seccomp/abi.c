@@ -46,8 +46,8 @@ static void names_load(void)
 {
     for (size_t a = 0; a < BX_SECCOMP_NABI; a++) {
         for (unsigned n = 0; n < BX_SECCOMP_NR_COUNT; n++)
-            names[a][n] = seccomp_syscall_resolve_num_arch(abis[a].scmp_arch,
-                                                           (int)(abis[a].nr_base + n));
+            names[a][n] =
+                seccomp_syscall_resolve_num_arch(abis[a].scmp_arch, (int)(abis[a].nr_base + n));
     }
 }
 

@@ -70,7 +70,7 @@ typedef struct {
     size_t len;
 } bx_seccomp_prog;
 
-#define BX_SECCOMP_MAXINSNS 4096          /* BPF_MAXINSNS */
+#define BX_SECCOMP_MAXINSNS 4096            /* BPF_MAXINSNS */
 #define BX_SECCOMP_MAX_INSNS_PER_PATH 32768 /* (1 << 18) / sizeof(struct sock_filter) */
 
 /* Check one program as the kernel does before installing it (bpf_check_classic, then
@@ -135,8 +135,8 @@ enum { BX_SECCOMP_NOCACHE = 1 }; /* neither read nor fill the in-process cache *
  * SHA-256 (16 entries). Bounded: see docs/seccomp.md ("Bounds"); the work and memory of
  * one evaluation do not grow past them for any chain the kernel accepts.
  * Caller owns *out (free with bx_seccomp_table_free). BX_EIO when out of memory. */
-int bx_seccomp_eval(const bx_seccomp_prog *chain, size_t n, unsigned flags,
-                    bx_seccomp_table **out, bx_error *err) BX_WUR;
+int bx_seccomp_eval(const bx_seccomp_prog *chain, size_t n, unsigned flags, bx_seccomp_table **out,
+                    bx_error *err) BX_WUR;
 void bx_seccomp_table_free(bx_seccomp_table *t);
 
 /* SHA-256 of a chain's canonical bytes: "bxsc1", the count, then each filter's length and

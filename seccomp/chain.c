@@ -118,8 +118,8 @@ static void fold(bxsc_result *acc, const bxsc_result *cur)
     bxsc_out_chain(&acc->other_arch, &cur->other_arch);
 }
 
-int bx_seccomp_eval(const bx_seccomp_prog *chain, size_t n, unsigned flags,
-                    bx_seccomp_table **out, bx_error *err)
+int bx_seccomp_eval(const bx_seccomp_prog *chain, size_t n, unsigned flags, bx_seccomp_table **out,
+                    bx_error *err)
 {
     bxsc_result *acc = NULL, *cur = NULL;
     bx_seccomp_table *t = NULL;

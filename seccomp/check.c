@@ -117,8 +117,7 @@ static int check_classic(const struct sock_filter *f, size_t len, bx_error *err)
         case BPF_ALU | BPF_DIV | BPF_K:
         case BPF_ALU | BPF_MOD | BPF_K:
             if (t->k == 0)
-                return bx_error_set(err, BX_EINVAL, NULL, "insn %zu: division by constant 0",
-                                    pc);
+                return bx_error_set(err, BX_EINVAL, NULL, "insn %zu: division by constant 0", pc);
             break;
         case BPF_ALU | BPF_LSH | BPF_K:
         case BPF_ALU | BPF_RSH | BPF_K:
@@ -130,13 +129,12 @@ static int check_classic(const struct sock_filter *f, size_t len, bx_error *err)
         case BPF_ST:
         case BPF_STX:
             if (t->k >= BXSC_MEMWORDS)
-                return bx_error_set(err, BX_EINVAL, NULL, "insn %zu: scratch cell %u", pc,
-                                    t->k);
+                return bx_error_set(err, BX_EINVAL, NULL, "insn %zu: scratch cell %u", pc, t->k);
             break;
         case BPF_JMP | BPF_JA:
             if (t->k >= (uint32_t)(len - pc - 1))
-                return bx_error_set(err, BX_EINVAL, NULL,
-                                    "insn %zu: jump by %u past the end", pc, t->k);
+                return bx_error_set(err, BX_EINVAL, NULL, "insn %zu: jump by %u past the end", pc,
+                                    t->k);
             break;
         case BPF_LD | BPF_W | BPF_ABS:
         case BPF_LD | BPF_H | BPF_ABS:

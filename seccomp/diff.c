@@ -5,9 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const action_names[] = {"kill_process", "kill_thread", "trap",  "errno",
-                                           "user_notif",   "trace",       "log",   "allow",
-                                           "unknown"};
+static const char *const action_names[] = {"kill_process", "kill_thread", "trap",
+                                           "errno",        "user_notif",  "trace",
+                                           "log",          "allow",       "unknown"};
 
 json_t *bx_seccomp_entry_json(const bx_seccomp_entry *e)
 {
@@ -23,9 +23,9 @@ json_t *bx_seccomp_entry_json(const bx_seccomp_entry *e)
     if (json_object_set_new(o, "verdict", json_string(bx_seccomp_verdict_name(e->verdict))) ||
         json_object_set_new(o, "actions", acts))
         goto fail_o;
-    if (json_object_set_new(o, "ret", e->uniform
-                                          ? json_string(bx_seccomp_ret_str(e->ret, buf, sizeof buf))
-                                          : json_null()))
+    if (json_object_set_new(o, "ret",
+                            e->uniform ? json_string(bx_seccomp_ret_str(e->ret, buf, sizeof buf))
+                                       : json_null()))
         goto fail_o;
     return o;
 fail:
@@ -63,10 +63,9 @@ json_t *bx_seccomp_table_json(const bx_seccomp_table *t)
                 goto fail;
         }
     }
-    root = json_pack("{s:s, s:I, s:I, s:o, s:o}", "sha256",
-                     bx_hex_encode(t->sha256, 32, hex), "filters", (json_int_t)t->filters,
-                     "insns", (json_int_t)t->insns, "abis", abis, "otherArch",
-                     bx_seccomp_entry_json(&t->other_arch));
+    root = json_pack("{s:s, s:I, s:I, s:o, s:o}", "sha256", bx_hex_encode(t->sha256, 32, hex),
+                     "filters", (json_int_t)t->filters, "insns", (json_int_t)t->insns, "abis", abis,
+                     "otherArch", bx_seccomp_entry_json(&t->other_arch));
     return root;
 fail:
     json_decref(abis);
@@ -127,10 +126,10 @@ json_t *bx_seccomp_diff_json(const bx_seccomp_diff_item *items, size_t n)
         json_t *nr = d->nr >= 0    ? json_integer(d->nr)
                      : d->nr == -1 ? json_string("beyond")
                                    : json_string("otherArch");
-        json_t *o = json_pack("{s:s?, s:o, s:s?, s:o, s:o}", "abi",
-                              d->nr == -2 ? NULL : bx_seccomp_abi(d->abi)->name, "nr", nr, "name",
-                              d->name, "a", bx_seccomp_entry_json(&d->a), "b",
-                              bx_seccomp_entry_json(&d->b));
+        json_t *o =
+            json_pack("{s:s?, s:o, s:s?, s:o, s:o}", "abi",
+                      d->nr == -2 ? NULL : bx_seccomp_abi(d->abi)->name, "nr", nr, "name", d->name,
+                      "a", bx_seccomp_entry_json(&d->a), "b", bx_seccomp_entry_json(&d->b));
         if (!o || json_array_append_new(arr, o)) {
             json_decref(arr);
             return NULL;

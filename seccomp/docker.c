@@ -8,23 +8,33 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char *const bx_seccomp_docker_default_caps[] = {
-    "CAP_CHOWN",  "CAP_DAC_OVERRIDE", "CAP_FSETID",           "CAP_FOWNER",
-    "CAP_MKNOD",  "CAP_NET_RAW",      "CAP_SETGID",           "CAP_SETUID",
-    "CAP_SETFCAP", "CAP_SETPCAP",     "CAP_NET_BIND_SERVICE", "CAP_SYS_CHROOT",
-    "CAP_KILL",   "CAP_AUDIT_WRITE",  NULL};
+const char *const bx_seccomp_docker_default_caps[] = {"CAP_CHOWN",
+                                                      "CAP_DAC_OVERRIDE",
+                                                      "CAP_FSETID",
+                                                      "CAP_FOWNER",
+                                                      "CAP_MKNOD",
+                                                      "CAP_NET_RAW",
+                                                      "CAP_SETGID",
+                                                      "CAP_SETUID",
+                                                      "CAP_SETFCAP",
+                                                      "CAP_SETPCAP",
+                                                      "CAP_NET_BIND_SERVICE",
+                                                      "CAP_SYS_CHROOT",
+                                                      "CAP_KILL",
+                                                      "CAP_AUDIT_WRITE",
+                                                      NULL};
 
 /* moby's goArchToSeccompArchMap, for the arches a table can be built on. */
 static const char *goarch_seccomp(const char *goarch)
 {
     static const char *const map[][2] = {
-        {"386", "SCMP_ARCH_X86"},         {"amd64", "SCMP_ARCH_X86_64"},
-        {"arm", "SCMP_ARCH_ARM"},         {"arm64", "SCMP_ARCH_AARCH64"},
-        {"mips64", "SCMP_ARCH_MIPS64"},   {"mips64n32", "SCMP_ARCH_MIPS64N32"},
+        {"386", "SCMP_ARCH_X86"},           {"amd64", "SCMP_ARCH_X86_64"},
+        {"arm", "SCMP_ARCH_ARM"},           {"arm64", "SCMP_ARCH_AARCH64"},
+        {"mips64", "SCMP_ARCH_MIPS64"},     {"mips64n32", "SCMP_ARCH_MIPS64N32"},
         {"mipsel64", "SCMP_ARCH_MIPSEL64"}, {"mipsel64n32", "SCMP_ARCH_MIPSEL64N32"},
-        {"mipsle", "SCMP_ARCH_MIPSEL"},   {"ppc", "SCMP_ARCH_PPC"},
-        {"ppc64", "SCMP_ARCH_PPC64"},     {"ppc64le", "SCMP_ARCH_PPC64LE"},
-        {"riscv64", "SCMP_ARCH_RISCV64"}, {"s390", "SCMP_ARCH_S390"},
+        {"mipsle", "SCMP_ARCH_MIPSEL"},     {"ppc", "SCMP_ARCH_PPC"},
+        {"ppc64", "SCMP_ARCH_PPC64"},       {"ppc64le", "SCMP_ARCH_PPC64LE"},
+        {"riscv64", "SCMP_ARCH_RISCV64"},   {"s390", "SCMP_ARCH_S390"},
         {"s390x", "SCMP_ARCH_S390X"}};
     for (size_t i = 0; i < sizeof map / sizeof map[0]; i++) {
         if (strcmp(map[i][0], goarch) == 0)
@@ -121,10 +131,10 @@ static int applies(const json_t *call, const char *goarch, const char *const *ca
 int bx_seccomp_docker_to_oci(const json_t *profile, const char *goarch, const char *const *caps,
                              int kmajor, int kminor, json_t **out, bx_error *err)
 {
-    static const char *const keys[] = {"defaultAction", "defaultErrnoRet", "architectures",
-                                       "archMap", "syscalls", "flags", "listenerPath",
-                                       "listenerMetadata", NULL};
-    static const char *const callkeys[] = {"names", "name", "action", "errnoRet", "args",
+    static const char *const keys[] = {"defaultAction", "defaultErrnoRet",  "architectures",
+                                       "archMap",       "syscalls",         "flags",
+                                       "listenerPath",  "listenerMetadata", NULL};
+    static const char *const callkeys[] = {"names",   "name",     "action",   "errnoRet", "args",
                                            "comment", "includes", "excludes", NULL};
     const char *native = goarch ? goarch_seccomp(goarch) : NULL;
     json_t *oci = NULL, *archs = NULL, *calls = NULL, *v, *m;

@@ -37,7 +37,7 @@ typedef struct {
 
 typedef struct st {
     struct st *next;
-    val r[NREGS];  /* r[0] = A, r[1] = X, r[2 + i] = M[i] */
+    val r[NREGS]; /* r[0] = A, r[1] = X, r[2 + i] = M[i] */
     uint64_t b[]; /* number set (nw words), then arch set (aw words) */
 } st;
 
@@ -116,8 +116,7 @@ static int bp_program(vlist *l, const struct sock_filter *f, size_t len)
         uint16_t c = f[pc].code;
         uint32_t k = f[pc].k;
         int at = 0, after = 0;
-        if (c == (BPF_JMP | BPF_JEQ | BPF_K) || c == (BPF_LD | BPF_IMM) ||
-            c == (BPF_LDX | BPF_IMM))
+        if (c == (BPF_JMP | BPF_JEQ | BPF_K) || c == (BPF_LD | BPF_IMM) || c == (BPF_LDX | BPF_IMM))
             at = after = 1;
         else if (c == (BPF_JMP | BPF_JGT | BPF_K))
             after = 1;
@@ -551,7 +550,7 @@ static void split_id(const univ *u, const uint64_t *set, size_t w, unsigned op, 
         has_true = gt ? hi > c : 1;  /* values > c (resp. >= c) */
         has_false = gt ? 1 : lo < c; /* values <= c (resp. < c) */
     } else {
-        has_true = gt ? lo < c : 1;  /* c > id: values < c; c >= id: values <= c */
+        has_true = gt ? lo < c : 1; /* c > id: values < c; c >= id: values <= c */
         has_false = gt ? 1 : hi > c;
     }
     if (has_true)
@@ -638,8 +637,8 @@ static void jump(pass *p, size_t pc, st *s)
             split_jset_id(&p->au, set, w, a.kind == V_CONST ? a.k : b.k, tb, fb);
         else
             split_id(&p->au, set, w, op, a.kind == V_CONST ? a.k : b.k, a.kind == V_ARCH, tb, fb);
-    } else if (op != BPF_JSET && ((a.kind == V_NR && b.kind == V_CONST) ||
-                                  (a.kind == V_CONST && b.kind == V_NR))) {
+    } else if (op != BPF_JSET &&
+               ((a.kind == V_NR && b.kind == V_CONST) || (a.kind == V_CONST && b.kind == V_NR))) {
         set = nrset(s);
         w = p->nw;
         split_id(&p->nu, set, w, op, a.kind == V_CONST ? a.k : b.k, a.kind == V_NR, tb, fb);
@@ -887,8 +886,8 @@ static void sort_small(uint32_t *v, size_t *n)
     *n = k;
 }
 
-static int run_pass(const struct sock_filter *f, size_t len, const uint32_t *live,
-                    const vlist *bp, int other, uint32_t arch, bxsc_result *r, bx_error *err)
+static int run_pass(const struct sock_filter *f, size_t len, const uint32_t *live, const vlist *bp,
+                    int other, uint32_t arch, bxsc_result *r, bx_error *err)
 {
     pass p = {.f = f, .len = len, .live = (uint32_t *)live, .other = other, .arch = arch, .r = r};
     uint32_t archs[BX_SECCOMP_NABI], bases[BX_SECCOMP_NABI], aextra[2 * BX_SECCOMP_NABI];

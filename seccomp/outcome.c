@@ -28,7 +28,7 @@ unsigned bx_seccomp_ret_action(uint32_t ret)
     return BX_SECCOMP_ACT_UNKNOWN; /* __seccomp_filter's default case: the process is killed */
 }
 
-#define LET_THROUGH                                                                          \
+#define LET_THROUGH                                                                                \
     (BX_SECCOMP_ACT_ALLOW | BX_SECCOMP_ACT_LOG | BX_SECCOMP_ACT_TRACE | BX_SECCOMP_ACT_USER_NOTIF)
 
 int bxsc_ret_lets_through(uint32_t ret)
@@ -39,10 +39,9 @@ int bxsc_ret_lets_through(uint32_t ret)
 /* The actions of every value whose precedence key is <= bound. */
 static unsigned actions_upto(int32_t bound)
 {
-    static const uint32_t known[] = {SECCOMP_RET_KILL_PROCESS, SECCOMP_RET_KILL_THREAD,
-                                     SECCOMP_RET_TRAP,         SECCOMP_RET_ERRNO,
-                                     SECCOMP_RET_USER_NOTIF,   SECCOMP_RET_TRACE,
-                                     SECCOMP_RET_LOG,          SECCOMP_RET_ALLOW};
+    static const uint32_t known[] = {
+        SECCOMP_RET_KILL_PROCESS, SECCOMP_RET_KILL_THREAD, SECCOMP_RET_TRAP, SECCOMP_RET_ERRNO,
+        SECCOMP_RET_USER_NOTIF,   SECCOMP_RET_TRACE,       SECCOMP_RET_LOG,  SECCOMP_RET_ALLOW};
     unsigned bits = 0;
 
     for (size_t i = 0; i < sizeof known / sizeof known[0]; i++) {

@@ -44,8 +44,8 @@ static int get_u16(const json_t *v, const char *ptr, int *present, uint32_t *out
 }
 
 /* runc's getAction: ERRNO and TRACE carry errnoRet, else EPERM. */
-static int parse_action(const json_t *v, const json_t *errno_ret, const char *ptr,
-                        const char *eptr, uint32_t *out, bx_error *err)
+static int parse_action(const json_t *v, const json_t *errno_ret, const char *ptr, const char *eptr,
+                        uint32_t *out, bx_error *err)
 {
     const char *s = json_string_value(v);
     uint32_t data = EPERM;
@@ -83,9 +83,12 @@ static int parse_op(const char *s, enum scmp_compare *op)
     static const struct {
         const char *name;
         enum scmp_compare op;
-    } ops[] = {{"SCMP_CMP_NE", SCMP_CMP_NE}, {"SCMP_CMP_LT", SCMP_CMP_LT},
-               {"SCMP_CMP_LE", SCMP_CMP_LE}, {"SCMP_CMP_EQ", SCMP_CMP_EQ},
-               {"SCMP_CMP_GE", SCMP_CMP_GE}, {"SCMP_CMP_GT", SCMP_CMP_GT},
+    } ops[] = {{"SCMP_CMP_NE", SCMP_CMP_NE},
+               {"SCMP_CMP_LT", SCMP_CMP_LT},
+               {"SCMP_CMP_LE", SCMP_CMP_LE},
+               {"SCMP_CMP_EQ", SCMP_CMP_EQ},
+               {"SCMP_CMP_GE", SCMP_CMP_GE},
+               {"SCMP_CMP_GT", SCMP_CMP_GT},
                {"SCMP_CMP_MASKED_EQ", SCMP_CMP_MASKED_EQ}};
     for (size_t i = 0; s && i < sizeof ops / sizeof ops[0]; i++) {
         if (strcmp(s, ops[i].name) == 0) {
@@ -180,8 +183,8 @@ static int add_rules(scmp_filter_ctx ctx, const json_t *call, size_t ci, uint32_
     snprintf(sub, sizeof sub, "%s/action", ptr);
     char eptr[128];
     snprintf(eptr, sizeof eptr, "%s/errnoRet", ptr);
-    if ((rc = parse_action(json_object_get(call, "action"), json_object_get(call, "errnoRet"),
-                           sub, eptr, &act, err)) != 0)
+    if ((rc = parse_action(json_object_get(call, "action"), json_object_get(call, "errnoRet"), sub,
+                           eptr, &act, err)) != 0)
         return rc;
     snprintf(sub, sizeof sub, "%s/args", ptr);
     if ((rc = parse_args(json_object_get(call, "args"), sub, cmp, &ncmp, &repeated, err)) != 0)
@@ -220,9 +223,9 @@ static int add_rules(scmp_filter_ctx ctx, const json_t *call, size_t ci, uint32_
 int bx_seccomp_profile_compile(const json_t *sc, struct sock_filter **insns, size_t *len,
                                json_t **skipped, bx_error *err)
 {
-    static const char *const keys[] = {"defaultAction", "defaultErrnoRet", "architectures",
-                                       "flags",         "listenerPath",    "listenerMetadata",
-                                       "syscalls",      NULL};
+    static const char *const keys[] = {
+        "defaultAction", "defaultErrnoRet",  "architectures", "flags",
+        "listenerPath",  "listenerMetadata", "syscalls",      NULL};
     static const char *const flags[] = {"SECCOMP_FILTER_FLAG_TSYNC", "SECCOMP_FILTER_FLAG_LOG",
                                         "SECCOMP_FILTER_FLAG_SPEC_ALLOW",
                                         "SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV", NULL};
@@ -273,7 +276,8 @@ int bx_seccomp_profile_compile(const json_t *sc, struct sock_filter **insns, siz
         }
     }
     if (!(ctx = seccomp_init(def))) {
-        rc = bx_error_set(err, BX_EINVAL, "/defaultAction", "libseccomp refused the default action");
+        rc =
+            bx_error_set(err, BX_EINVAL, "/defaultAction", "libseccomp refused the default action");
         goto out;
     }
     arr = json_object_get(sc, "architectures");
@@ -358,8 +362,7 @@ out:
     return rc;
 }
 
-int bx_seccomp_profile_eval(const json_t *sc, unsigned flags, bx_seccomp_table **out,
-                            bx_error *err)
+int bx_seccomp_profile_eval(const json_t *sc, unsigned flags, bx_seccomp_table **out, bx_error *err)
 {
     struct sock_filter *insns = NULL;
     size_t len = 0;

@@ -8,7 +8,7 @@
 
 #define BXSC_ACTION_FULL 0xffff0000u
 /* The kernel's precedence key: the lower wins (kernel/seccomp.c ACTION_ONLY). */
-#define BXSC_AO(ret) ((int32_t)((ret) & BXSC_ACTION_FULL))
+#define BXSC_AO(ret) ((int32_t)((ret)&BXSC_ACTION_FULL))
 #define BXSC_AO_MAX INT32_MAX
 
 /* Scratch cells (BPF_MEMWORDS). */
@@ -47,9 +47,9 @@ typedef struct {
 } bxsc_result;
 
 /* Evaluation limits (docs/seccomp.md "Bounds"). */
-#define BXSC_STATES_PER_PC 16     /* distinct abstract states kept at one instruction */
-#define BXSC_LIVE_MAX 8192        /* states alive at once; past it every join widens */
-#define BXSC_ELEM_BUDGET (1u << 24) /* per-element steps on number-derived values, per pass */
+#define BXSC_STATES_PER_PC 16         /* distinct abstract states kept at one instruction */
+#define BXSC_LIVE_MAX 8192            /* states alive at once; past it every join widens */
+#define BXSC_ELEM_BUDGET (1u << 24)   /* per-element steps on number-derived values, per pass */
 #define BXSC_FN_BYTES_MAX (16u << 20) /* bytes of per-element value tables, per pass */
 
 /* Abstract interpretation of one checked program into r (zeroed by the caller).
@@ -59,10 +59,10 @@ int bxsc_eval_filter(const struct sock_filter *insns, size_t len, bxsc_result *r
 
 /* Statistics of the last bxsc_eval_filter on this thread (tests of the bounds). */
 typedef struct {
-    size_t states_max;  /* most states alive at once */
-    size_t widened;     /* joins that lost precision */
-    size_t elem_steps;  /* per-element steps used */
-    size_t bytes_max;   /* most bytes held by states and tables */
+    size_t states_max; /* most states alive at once */
+    size_t widened;    /* joins that lost precision */
+    size_t elem_steps; /* per-element steps used */
+    size_t bytes_max;  /* most bytes held by states and tables */
 } bxsc_stats;
 extern _Thread_local bxsc_stats bxsc_last_stats;
 

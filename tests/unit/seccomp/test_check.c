@@ -146,7 +146,8 @@ int main(void)
         BPF_STMT(BPF_LDX | BPF_W | BPF_LEN, 0),
         BPF_STMT(BPF_RET | BPF_A, 0),
     };
-    ok_err(bx_seccomp_check(len, N(len), &err), &err, "BPF_LEN loads (the kernel turns them to 64)");
+    ok_err(bx_seccomp_check(len, N(len), &err), &err,
+           "BPF_LEN loads (the kernel turns them to 64)");
 
     /* Chains: MAX_INSNS_PER_PATH with the 4-instruction penalty per earlier filter. */
     bx_seccomp_prog chain[9];

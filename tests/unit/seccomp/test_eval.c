@@ -108,7 +108,9 @@ static int sound(const bx_seccomp_prog *c, size_t n, const bx_seccomp_table *t, 
             int b = (int)(rnd() % BX_SECCOMP_NABI);
             uint32_t v;
             do
-                v = rnd() % 3 == 0 ? 1024 + rnd() % 4096 : rnd() % 2 ? rnd() : 0xffffffffu - rnd() % 8;
+                v = rnd() % 3 == 0 ? 1024 + rnd() % 4096
+                    : rnd() % 2    ? rnd()
+                                   : 0xffffffffu - rnd() % 8;
             while (v < 1024 || (v >= 0x40000000u && v < 0x40000400u));
             sd.arch = bx_seccomp_abi((size_t)b)->audit_arch;
             sd.nr = (int)v;
@@ -135,12 +137,18 @@ static int sound(const bx_seccomp_prog *c, size_t n, const bx_seccomp_table *t, 
 /* A random valid program of len instructions (len >= 2). */
 static void random_prog(struct sock_filter *f, size_t len)
 {
-    static const uint32_t rets[] = {SECCOMP_RET_ALLOW, SECCOMP_RET_KILL_PROCESS,
-                                    SECCOMP_RET_KILL_THREAD, ERRNO(1), ERRNO(13),
-                                    SECCOMP_RET_TRAP, SECCOMP_RET_LOG, SECCOMP_RET_TRACE | 3,
-                                    SECCOMP_RET_USER_NOTIF, 0x00060000u};
-    static const uint16_t alu[] = {BPF_ADD, BPF_SUB, BPF_MUL, BPF_DIV, BPF_AND, BPF_OR,
-                                   BPF_XOR, BPF_LSH, BPF_RSH};
+    static const uint32_t rets[] = {SECCOMP_RET_ALLOW,
+                                    SECCOMP_RET_KILL_PROCESS,
+                                    SECCOMP_RET_KILL_THREAD,
+                                    ERRNO(1),
+                                    ERRNO(13),
+                                    SECCOMP_RET_TRAP,
+                                    SECCOMP_RET_LOG,
+                                    SECCOMP_RET_TRACE | 3,
+                                    SECCOMP_RET_USER_NOTIF,
+                                    0x00060000u};
+    static const uint16_t alu[] = {BPF_ADD, BPF_SUB, BPF_MUL, BPF_DIV, BPF_AND,
+                                   BPF_OR,  BPF_XOR, BPF_LSH, BPF_RSH};
     static const uint16_t jmp[] = {BPF_JEQ, BPF_JGT, BPF_JGE, BPF_JSET};
     uint16_t written = 0;
     for (size_t pc = 0; pc + 1 < len; pc++) {
@@ -169,7 +177,9 @@ static void random_prog(struct sock_filter *f, size_t len)
         } else if (r < 10) {
             uint16_t op = alu[rnd() % N(alu)];
             int x = rnd() % 3 == 0;
-            uint32_t kk = op == BPF_LSH || op == BPF_RSH ? rnd() % 32 : op == BPF_DIV ? 1 + rnd() % 7 : k;
+            uint32_t kk = op == BPF_LSH || op == BPF_RSH ? rnd() % 32
+                          : op == BPF_DIV                ? 1 + rnd() % 7
+                                                         : k;
             f[pc] = (struct sock_filter)BPF_STMT(BPF_ALU | op | (x ? BPF_X : BPF_K), kk);
         } else if (r < 11) {
             f[pc] = (struct sock_filter)RET(rets[rnd() % N(rets)]);
@@ -226,7 +236,8 @@ int main(void)
     ok(t && all_are(t, X64, BX_SECCOMP_ALLOW, 1, SECCOMP_RET_ALLOW) &&
            all_are(t, X32, BX_SECCOMP_ALLOW, 1, SECCOMP_RET_ALLOW),
        "arch check: x86_64 and x32 (same AUDIT_ARCH) let through");
-    ok(t && all_are(t, X86, BX_SECCOMP_DENY, 1, SECCOMP_RET_KILL_PROCESS), "arch check: i386 killed");
+    ok(t && all_are(t, X86, BX_SECCOMP_DENY, 1, SECCOMP_RET_KILL_PROCESS),
+       "arch check: i386 killed");
     ok(t && is_entry(&t->other_arch, BX_SECCOMP_DENY, 1, SECCOMP_RET_KILL_PROCESS),
        "arch check: other arches killed");
     ok(t && is_entry(&t->beyond[X64], BX_SECCOMP_ALLOW, 1, SECCOMP_RET_ALLOW) &&
@@ -351,7 +362,7 @@ int main(void)
     ok(t && is_entry(&t->nr[X64][59], BX_SECCOMP_DENY, 1, SECCOMP_RET_KILL_PROCESS),
        "scratch memory and X: execve killed");
     ok(t && is_entry(&t->nr[X64][322], BX_SECCOMP_DENY, 1, ERRNO(1)), "execveat errno(1)");
-    ok(t && is_entry(&t->nr[X64][0], BX_SECCOMP_DENY, 1, 59) , "others return M[5] = X = 59");
+    ok(t && is_entry(&t->nr[X64][0], BX_SECCOMP_DENY, 1, 59), "others return M[5] = X = 59");
     ok(t && sound(&(bx_seccomp_prog){mem, N(mem)}, 1, t, 2000), "memory: sound");
     bx_seccomp_table_free(t);
 
@@ -401,7 +412,8 @@ int main(void)
         RET(SECCOMP_RET_ALLOW),
     };
     t = eval1(dzarg, N(dzarg));
-    ok(t && all_are(t, -1, BX_SECCOMP_DEPENDS, 0, 0), "A / argument: depends (the argument may be 0)");
+    ok(t && all_are(t, -1, BX_SECCOMP_DEPENDS, 0, 0),
+       "A / argument: depends (the argument may be 0)");
     bx_seccomp_table_free(t);
 
     /* RET A of an argument: anything */
@@ -413,18 +425,16 @@ int main(void)
 
     /* the x32 bit */
     struct sock_filter x32[] = {
-        LD_ARCH,
-        JEQ(AUDIT_ARCH_X86_64, 0, 3),
-        LD_NR,
-        BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, 0x40000000, 0, 1),
-        RET(ERRNO(38)),
-        RET(SECCOMP_RET_ALLOW),
+        LD_ARCH,        JEQ(AUDIT_ARCH_X86_64, 0, 3),
+        LD_NR,          BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, 0x40000000, 0, 1),
+        RET(ERRNO(38)), RET(SECCOMP_RET_ALLOW),
     };
     t = eval1(x32, N(x32));
     ok(t && all_are(t, X64, BX_SECCOMP_ALLOW, 1, SECCOMP_RET_ALLOW), "x32 bit: x86_64 allowed");
     ok(t && all_are(t, X32, BX_SECCOMP_DENY, 1, ERRNO(38)), "x32 bit: every x32 number errno(38)");
     ok(t && all_are(t, X86, BX_SECCOMP_ALLOW, 1, SECCOMP_RET_ALLOW), "x32 bit: i386 allowed");
-    ok(t && t->beyond[X64].verdict == BX_SECCOMP_DEPENDS, "x32 bit: out of range depends on the number");
+    ok(t && t->beyond[X64].verdict == BX_SECCOMP_DEPENDS,
+       "x32 bit: out of range depends on the number");
     bx_seccomp_table_free(t);
     struct sock_filter x32ge[] = {
         LD_NR,
@@ -478,10 +488,9 @@ int main(void)
     bx_seccomp_table_free(t);
 
     /* chains: the kernel's precedence, ties to the newest */
-    static const uint32_t order[] = {SECCOMP_RET_KILL_PROCESS, SECCOMP_RET_KILL_THREAD,
-                                     SECCOMP_RET_TRAP | 1,     ERRNO(1),
-                                     SECCOMP_RET_USER_NOTIF,   SECCOMP_RET_TRACE | 1,
-                                     SECCOMP_RET_LOG,          SECCOMP_RET_ALLOW};
+    static const uint32_t order[] = {
+        SECCOMP_RET_KILL_PROCESS, SECCOMP_RET_KILL_THREAD, SECCOMP_RET_TRAP | 1, ERRNO(1),
+        SECCOMP_RET_USER_NOTIF,   SECCOMP_RET_TRACE | 1,   SECCOMP_RET_LOG,      SECCOMP_RET_ALLOW};
     int prec_ok = 1;
     for (size_t i = 0; i < N(order); i++) {
         for (size_t j = 0; j < N(order); j++) {
@@ -495,7 +504,8 @@ int main(void)
             bx_seccomp_table_free(t);
         }
     }
-    ok(prec_ok, "chains: KILL_PROCESS > KILL_THREAD > TRAP > ERRNO > USER_NOTIF > TRACE > LOG > ALLOW");
+    ok(prec_ok,
+       "chains: KILL_PROCESS > KILL_THREAD > TRAP > ERRNO > USER_NOTIF > TRACE > LOG > ALLOW");
     struct sock_filter e1[] = {RET(ERRNO(1))}, e2[] = {RET(ERRNO(2))};
     bx_seccomp_prog ties[2] = {{e1, 1}, {e2, 1}};
     t = eval_chain(ties, 2);
@@ -512,7 +522,8 @@ int main(void)
     };
     bx_seccomp_prog two[2] = {{args, N(args)}, {second, N(second)}};
     t = eval_chain(two, 2);
-    ok(t && is_entry(&t->nr[X64][2], BX_SECCOMP_DENY, 1, ERRNO(13)), "chain: open denied by the second");
+    ok(t && is_entry(&t->nr[X64][2], BX_SECCOMP_DENY, 1, ERRNO(13)),
+       "chain: open denied by the second");
     ok(t && t->nr[X64][1].verdict == BX_SECCOMP_DEPENDS, "chain: write still depends (first)");
     ok(t && is_entry(&t->nr[X86][2], BX_SECCOMP_DENY, 1, SECCOMP_RET_KILL_THREAD),
        "chain: i386 open kill_thread (the first is stricter there)");
@@ -520,11 +531,13 @@ int main(void)
     ok(t && sound(two, 2, t, 3000), "chain: sound");
     bx_seccomp_table_free(t);
     /* the second stricter on what the first allows, with arguments on both sides */
-    struct sock_filter argdeny[] = {LD_ARG(0), JEQ(7, 0, 1), RET(SECCOMP_RET_TRAP), RET(SECCOMP_RET_ALLOW)};
+    struct sock_filter argdeny[] = {LD_ARG(0), JEQ(7, 0, 1), RET(SECCOMP_RET_TRAP),
+                                    RET(SECCOMP_RET_ALLOW)};
     bx_seccomp_prog two2[2] = {{args, N(args)}, {argdeny, N(argdeny)}};
     t = eval_chain(two2, 2);
     ok(t && is_entry(&t->nr[X64][1], BX_SECCOMP_DEPENDS, 0, 0) &&
-           t->nr[X64][1].actions == (BX_SECCOMP_ACT_ERRNO | BX_SECCOMP_ACT_ALLOW | BX_SECCOMP_ACT_TRAP),
+           t->nr[X64][1].actions ==
+               (BX_SECCOMP_ACT_ERRNO | BX_SECCOMP_ACT_ALLOW | BX_SECCOMP_ACT_TRAP),
        "chain: the strictest of both per argument value");
     ok(t && sound(two2, 2, t, 3000), "chain with arguments: sound");
     bx_seccomp_table_free(t);
@@ -608,7 +621,8 @@ int main(void)
         w[pc++] = (struct sock_filter)BPF_STMT(BPF_ALU | BPF_MUL | BPF_K, 3 + (uint32_t)pc);
         w[pc++] = (struct sock_filter)BPF_STMT(BPF_ST, cell);
         w[pc++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_MEM, 15);
-        w[pc++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (uint32_t)pc % 1024, 0, 1);
+        w[pc++] =
+            (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (uint32_t)pc % 1024, 0, 1);
         w[pc++] = (struct sock_filter)RET(ERRNO((uint32_t)pc % 4096));
     }
     for (uint32_t c = 0; c < 15; c++) {

@@ -34,24 +34,96 @@
 #define RULESETS 400
 
 static const char *const pool[] = {
-    "read",        "write",       "open",         "close",         "stat",
-    "fstat",       "lstat",       "poll",         "lseek",         "mmap",
-    "mprotect",    "munmap",      "brk",          "rt_sigaction",  "rt_sigprocmask",
-    "ioctl",       "pread64",     "pwrite64",     "readv",         "writev",
-    "access",      "pipe",        "select",       "sched_yield",   "mremap",
-    "msync",       "mincore",     "madvise",      "dup",           "dup2",
-    "pause",       "nanosleep",   "getitimer",    "alarm",         "setitimer",
-    "getpid",      "sendfile",    "clone",        "fork",          "vfork",
-    "execve",      "exit",        "wait4",        "kill",          "uname",
-    "fcntl",       "flock",       "fsync",        "truncate",      "ftruncate",
-    "getdents",    "getcwd",      "chdir",        "rename",        "mkdir",
-    "rmdir",       "unlink",      "chmod",        "chown",         "umask",
-    "gettimeofday", "getrlimit",  "sysinfo",      "ptrace",        "getuid",
-    "syslog",      "setuid",      "personality",  "arch_prctl",    "mmap2",
-    "fcntl64",     "stat64",      "_llseek",      "time",          "ugetrlimit",
-    "waitpid",     "sigreturn",   "clone3",       "openat2",       "epoll_pwait2",
-    "futex_waitv", "memfd_secret", "process_mrelease", "cachestat",  "fchmodat2",
-    "seccomp",     "bpf",         "unshare",      "setns",         "mount",
+    "read",
+    "write",
+    "open",
+    "close",
+    "stat",
+    "fstat",
+    "lstat",
+    "poll",
+    "lseek",
+    "mmap",
+    "mprotect",
+    "munmap",
+    "brk",
+    "rt_sigaction",
+    "rt_sigprocmask",
+    "ioctl",
+    "pread64",
+    "pwrite64",
+    "readv",
+    "writev",
+    "access",
+    "pipe",
+    "select",
+    "sched_yield",
+    "mremap",
+    "msync",
+    "mincore",
+    "madvise",
+    "dup",
+    "dup2",
+    "pause",
+    "nanosleep",
+    "getitimer",
+    "alarm",
+    "setitimer",
+    "getpid",
+    "sendfile",
+    "clone",
+    "fork",
+    "vfork",
+    "execve",
+    "exit",
+    "wait4",
+    "kill",
+    "uname",
+    "fcntl",
+    "flock",
+    "fsync",
+    "truncate",
+    "ftruncate",
+    "getdents",
+    "getcwd",
+    "chdir",
+    "rename",
+    "mkdir",
+    "rmdir",
+    "unlink",
+    "chmod",
+    "chown",
+    "umask",
+    "gettimeofday",
+    "getrlimit",
+    "sysinfo",
+    "ptrace",
+    "getuid",
+    "syslog",
+    "setuid",
+    "personality",
+    "arch_prctl",
+    "mmap2",
+    "fcntl64",
+    "stat64",
+    "_llseek",
+    "time",
+    "ugetrlimit",
+    "waitpid",
+    "sigreturn",
+    "clone3",
+    "openat2",
+    "epoll_pwait2",
+    "futex_waitv",
+    "memfd_secret",
+    "process_mrelease",
+    "cachestat",
+    "fchmodat2",
+    "seccomp",
+    "bpf",
+    "unshare",
+    "setns",
+    "mount",
 };
 #define NPOOL (sizeof pool / sizeof pool[0])
 
@@ -76,7 +148,8 @@ static uint32_t rand_action(void)
     case 3:
         return SCMP_ACT_TRAP;
     case 4:
-        return SCMP_ACT_ERRNO(rnd() % 3 ? 1 + rnd() % 200 : rnd() % 4096); /* libseccomp: <= MAX_ERRNO */
+        return SCMP_ACT_ERRNO(rnd() % 3 ? 1 + rnd() % 200
+                                        : rnd() % 4096); /* libseccomp: <= MAX_ERRNO */
     case 5:
         return SCMP_ACT_LOG;
     case 6:
@@ -89,14 +162,14 @@ static uint32_t rand_action(void)
 
 static struct scmp_arg_cmp rand_cond(unsigned arg, int eq_only)
 {
-    static const enum scmp_compare ops[] = {SCMP_CMP_NE, SCMP_CMP_LT, SCMP_CMP_LE,
-                                            SCMP_CMP_EQ, SCMP_CMP_GE, SCMP_CMP_GT,
+    static const enum scmp_compare ops[] = {SCMP_CMP_NE,       SCMP_CMP_LT, SCMP_CMP_LE,
+                                            SCMP_CMP_EQ,       SCMP_CMP_GE, SCMP_CMP_GT,
                                             SCMP_CMP_MASKED_EQ};
     enum scmp_compare op = eq_only ? SCMP_CMP_EQ : ops[rnd() % 7];
     uint64_t a = 1 + rnd() % 0xfffffffeu, b = 0; /* never 0 or 0xffffffff: no tautology */
     if (op == SCMP_CMP_MASKED_EQ) {
-        a = rnd() | 1;  /* the mask */
-        b = rnd() & a;  /* a value the mask can give */
+        a = rnd() | 1; /* the mask */
+        b = rnd() & a; /* a value the mask can give */
     }
     return (struct scmp_arg_cmp){arg, op, a, b};
 }
@@ -305,8 +378,8 @@ static int check_set(int set, const ruleset *rs, const bx_seccomp_table *t, int 
     }
     /* out of range: AUDIT_ARCH_X86_64 numbers outside both tables, then i386's */
     rset s64 = {0}, s86 = {0}, so = {0};
-    rs_add(&s64, rs->in[X64] ? rs->def : rs->badarch);             /* 1024 .. 0x3fffffff */
-    rs_add(&s64, rs->in[X32] ? rs->def : rs->badarch);             /* 0x40000400 .. -2 */
+    rs_add(&s64, rs->in[X64] ? rs->def : rs->badarch);                /* 1024 .. 0x3fffffff */
+    rs_add(&s64, rs->in[X32] ? rs->def : rs->badarch);                /* 0x40000400 .. -2 */
     rs_add(&s64, rs->in[X32] || rs->in[X64] ? rs->def : rs->badarch); /* -1 */
     rs_add(&s86, rs->in[X86] ? rs->def : rs->badarch);
     rs_add(&so, rs->badarch);

@@ -15,7 +15,8 @@ static json_t *docker_oci(const char *const *caps)
 {
     bx_error err = {0};
     json_t *prof = json_load_file(BOXCERT_SOURCE_DIR "/fixtures/seccomp/docker-default.json",
-                                  JSON_REJECT_DUPLICATES, NULL), *oci = NULL;
+                                  JSON_REJECT_DUPLICATES, NULL),
+           *oci = NULL;
     if (!prof || bx_seccomp_docker_to_oci(prof, "amd64", caps, 6, 12, &oci, &err) != 0)
         printf("#   %s: %s\n", err.where, err.msg);
     json_decref(prof);
@@ -88,7 +89,8 @@ int main(void)
     ok(by_name(t, X64, "clone3")->uniform &&
            by_name(t, X64, "clone3")->ret == (SECCOMP_RET_ERRNO | 38),
        "clone3 is ENOSYS (38)");
-    ok(by_name(t, X64, "mount")->uniform && by_name(t, X64, "mount")->ret == (SECCOMP_RET_ERRNO | 1),
+    ok(by_name(t, X64, "mount")->uniform &&
+           by_name(t, X64, "mount")->ret == (SECCOMP_RET_ERRNO | 1),
        "mount is EPERM without CAP_SYS_ADMIN");
     const char *dep[] = {"socket", "clone", "personality"};
     for (int i = 0; i < 3; i++)
@@ -109,7 +111,8 @@ int main(void)
     is_int(counts[2], 3, "x86_64: three syscalls depend on arguments");
 
     /* names vs numbers: numbers libseccomp 2.5.4 does not name are kept */
-    ok(bx_seccomp_syscall_name(X64, 462) == NULL, "x86_64 462 (mseal) has no name in libseccomp 2.5.4");
+    ok(bx_seccomp_syscall_name(X64, 462) == NULL,
+       "x86_64 462 (mseal) has no name in libseccomp 2.5.4");
     ok(t->nr[X64][462].verdict == BX_SECCOMP_DENY && t->nr[X64][462].uniform,
        "and its verdict is recorded: denied with the default");
     json_t *j = bx_seccomp_table_json(t);
@@ -138,8 +141,8 @@ int main(void)
             break;
     }
     qsort(runs, 101, sizeof runs[0], cmp_double);
-    printf("# Docker's default: median %.3f ms, min %.3f ms over 101 evaluations\n",
-           runs[50] * 1e3, runs[0] * 1e3);
+    printf("# Docker's default: median %.3f ms, min %.3f ms over 101 evaluations\n", runs[50] * 1e3,
+           runs[0] * 1e3);
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
     ok(1, "timing not checked under sanitizers");
 #else
@@ -175,15 +178,16 @@ int main(void)
             continue;
         const char *name = d[k].name ? d[k].name : "";
         named_mount |= d[k].abi == X64 && !strcmp(name, "mount");
-        named_clone3 |= d[k].abi == X64 && !strcmp(name, "clone3") &&
-                        d[k].b.verdict == BX_SECCOMP_ALLOW;
+        named_clone3 |=
+            d[k].abi == X64 && !strcmp(name, "clone3") && d[k].b.verdict == BX_SECCOMP_ALLOW;
         named_clone |= d[k].abi == X64 && !strcmp(name, "clone") &&
                        d[k].a.verdict == BX_SECCOMP_DEPENDS && d[k].b.verdict == BX_SECCOMP_ALLOW;
         wrong |= d[k].a.verdict != BX_SECCOMP_ALLOW && d[k].b.verdict == BX_SECCOMP_DENY;
     }
     printf("# CAP_SYS_ADMIN changes %zu entries\n", nd);
     ok(nd == (size_t)expected && nd > 40, "every differing entry is named (%zu)", nd);
-    ok(named_mount && named_clone3 && named_clone, "mount, clone3 (now allowed) and clone (depends -> allow)");
+    ok(named_mount && named_clone3 && named_clone,
+       "mount, clone3 (now allowed) and clone (depends -> allow)");
     ok(!wrong, "nothing becomes stricter");
     json_t *dj = bx_seccomp_diff_json(d, nd);
     json_t *first = json_array_get(dj, 0);
@@ -195,14 +199,15 @@ int main(void)
 
     /* runc's rules: a repeated argument index becomes one rule per condition (OR) */
     bx_seccomp_table *x = NULL;
-    ok_err(compile_str("{\"defaultAction\": \"SCMP_ACT_ERRNO\", \"syscalls\": [{\"names\": "
-                       "[\"personality\"], \"action\": \"SCMP_ACT_ALLOW\", \"args\": [{\"index\": 0, "
-                       "\"value\": 1, \"op\": \"SCMP_CMP_EQ\"}, {\"index\": 0, \"value\": 2, \"op\": "
-                       "\"SCMP_CMP_EQ\"}]}, {\"names\": [\"mkdir\"], \"action\": \"SCMP_ACT_ERRNO\"}, "
-                       "{\"names\": [\"rmdir\"], \"action\": \"SCMP_ACT_TRACE\", \"errnoRet\": 5}, "
-                       "{\"names\": [\"nosuchcall\", \"read\"], \"action\": \"SCMP_ACT_ALLOW\"}]}",
-                       &x, &err),
-           &err, "a small OCI profile");
+    ok_err(
+        compile_str("{\"defaultAction\": \"SCMP_ACT_ERRNO\", \"syscalls\": [{\"names\": "
+                    "[\"personality\"], \"action\": \"SCMP_ACT_ALLOW\", \"args\": [{\"index\": 0, "
+                    "\"value\": 1, \"op\": \"SCMP_CMP_EQ\"}, {\"index\": 0, \"value\": 2, \"op\": "
+                    "\"SCMP_CMP_EQ\"}]}, {\"names\": [\"mkdir\"], \"action\": \"SCMP_ACT_ERRNO\"}, "
+                    "{\"names\": [\"rmdir\"], \"action\": \"SCMP_ACT_TRACE\", \"errnoRet\": 5}, "
+                    "{\"names\": [\"nosuchcall\", \"read\"], \"action\": \"SCMP_ACT_ALLOW\"}]}",
+                    &x, &err),
+        &err, "a small OCI profile");
     ok(x && by_name(x, X64, "personality")->verdict == BX_SECCOMP_DEPENDS,
        "personality(1) or personality(2): depends (the conditions are ORed)");
     ok(x && by_name(x, X64, "mkdir")->uniform &&
@@ -222,8 +227,7 @@ int main(void)
     size_t sl = 0;
     json_t *sk = NULL;
     ok_err(bx_seccomp_profile_compile(small, &si, &sl, &sk, &err), &err, "an unknown name");
-    ok(json_array_size(sk) == 1 &&
-           !strcmp(json_string_value(json_array_get(sk, 0)), "nosuchcall"),
+    ok(json_array_size(sk) == 1 && !strcmp(json_string_value(json_array_get(sk, 0)), "nosuchcall"),
        "is skipped, as runc does, and listed");
     free(si);
     json_decref(sk);
