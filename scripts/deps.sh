@@ -6,7 +6,7 @@ set -euo pipefail
 
 pkgs=(
   gcc make cmake pkg-config git curl openssl ca-certificates
-  libssl-dev libjansson-dev libyaml-dev libgit2-dev libcurl4-openssl-dev
+  libssl-dev libjansson-dev libyaml-dev libgit2-dev libcurl4-openssl-dev libseccomp-dev
   docker.io containerd runc runsc busybox-static podman
   iptables catatonit slirp4netns uidmap xz-utils
   strace python3-jsonschema clang libclang-rt-14-dev valgrind chromium iproute2
