@@ -101,7 +101,7 @@ static int fetch(bx_engine *eng, const bx_collect_opts *o, replies *r, bx_error 
             return bx_error_set(err, BX_ECONFIG, "container",
                                 "the inspect given is not the one of container %s", o->container);
         if (!(r->raw_c = malloc(o->inspect_raw_len + 1)))
-            return bx_error_set(err, BX_EIO, NULL, "out of memory");
+            return bx_error_set(err, BX_ENOMEM, NULL, "out of memory");
         memcpy(r->raw_c, o->inspect_raw, o->inspect_raw_len);
         r->raw_c[o->inspect_raw_len] = '\0';
         r->raw_c_len = o->inspect_raw_len;
@@ -292,7 +292,7 @@ static int requested(const bx_collect_opts *o, json_t *p, bx_error *err)
     if (json_object_set_new(
             p, "requested",
             json_pack("{s:O,s:s}", "containment", req, "sha256", o->requested_sha256)) != 0)
-        return bx_error_set(err, BX_EIO, NULL, "out of memory");
+        return bx_error_set(err, BX_ENOMEM, NULL, "out of memory");
     json_object_foreach((json_t *)req, name, want)
     {
         bx_cmp r = bx_compare_field(name, want, c, why, sizeof why);
@@ -330,7 +330,7 @@ int bx_collect_full(bx_engine *eng, const bx_collect_opts *o, bx_collection *out
 
     memset(out, 0, sizeof *out);
     if (!ev || !sources) {
-        rc = bx_error_set(err, BX_EIO, NULL, "out of memory");
+        rc = bx_error_set(err, BX_ENOMEM, NULL, "out of memory");
         goto out;
     }
     if ((rc = fetch(eng, o, &r, err)) != 0)

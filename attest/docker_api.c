@@ -150,7 +150,7 @@ static int tls_file(const char *dir, const char *name, char **out, bx_error *err
 
     if (asprintf(out, "%s/%s", dir, name) < 0) {
         *out = NULL;
-        return bx_error_set(err, BX_EIO, NULL, "out of memory");
+        return bx_error_set(err, BX_ENOMEM, NULL, "out of memory");
     }
     if (stat(*out, &st) != 0)
         return bx_error_errno(err, BX_ECONFIG, *out, "TLS file for the engine");
@@ -205,7 +205,7 @@ static int open_tcp(bx_engine *eng, const char *url, int flags, bx_error *err)
                             "DOCKER_CERT_PATH for mutual TLS, or pass --insecure-engine");
     if (asprintf(&eng->base, "%s://%s:%u", eng->tls ? "https" : "http", host, port) < 0) {
         eng->base = NULL;
-        return bx_error_set(err, BX_EIO, NULL, "out of memory");
+        return bx_error_set(err, BX_ENOMEM, NULL, "out of memory");
     }
     if (!eng->tls)
         return 0;
@@ -230,7 +230,7 @@ int bx_engine_open_ex(const char *url, int flags, bx_engine **out, bx_error *err
         url = env && *env ? env : DEFAULT_ENDPOINT;
     }
     if (!(eng = calloc(1, sizeof *eng)) || !(eng->endpoint = strdup(url))) {
-        rc = bx_error_set(err, BX_EIO, NULL, "out of memory");
+        rc = bx_error_set(err, BX_ENOMEM, NULL, "out of memory");
         goto out;
     }
     if (strncmp(url, "unix://", 7) == 0) {
@@ -241,7 +241,7 @@ int bx_engine_open_ex(const char *url, int flags, bx_engine **out, bx_error *err
             goto out;
         }
         if (!(eng->sock = strdup(url + 7)) || !(eng->base = strdup("http://localhost"))) {
-            rc = bx_error_set(err, BX_EIO, NULL, "out of memory");
+            rc = bx_error_set(err, BX_ENOMEM, NULL, "out of memory");
             goto out;
         }
     } else if (strncmp(url, "tcp://", 6) == 0) {
@@ -254,7 +254,7 @@ int bx_engine_open_ex(const char *url, int flags, bx_engine **out, bx_error *err
     }
     eng->curl = curl_easy_init();
     if (!eng->curl) {
-        rc = bx_error_set(err, BX_EENV, NULL, "cannot initialise libcurl");
+        rc = bx_error_set(err, BX_ENOMEM, NULL, "cannot initialise libcurl");
         goto out;
     }
     *out = eng;
@@ -368,7 +368,7 @@ static int transfer_error(bx_engine *eng, CURLcode cc, const char *path, const r
         return bx_error_set(err, BX_EENV, path, "engine at %s did not answer in time: %s",
                             eng->endpoint, detail);
     if (cc == CURLE_WRITE_ERROR)
-        return bx_error_set(err, BX_EIO, path, "out of memory reading the engine reply");
+        return bx_error_set(err, BX_ENOMEM, path, "out of memory reading the engine reply");
     return bx_error_set(err, BX_EENV, path, "engine lost at %s: %s", eng->endpoint, detail);
 }
 
@@ -401,7 +401,7 @@ static int check_peer(bx_engine *eng, const char *path, bx_error *err)
                             eng->endpoint);
     }
     if (!(bio = BIO_new_mem_buf(pem, -1)))
-        return bx_error_set(err, BX_EIO, NULL, "out of memory");
+        return bx_error_set(err, BX_ENOMEM, NULL, "out of memory");
     x = PEM_read_bio_X509(bio, NULL, NULL, NULL);
     BIO_free(bio);
     if (!x || (n = i2d_X509(x, &der)) <= 0) {
@@ -606,7 +606,7 @@ static int give(const json_t *j, const char *buf, size_t len, json_t **json, cha
     if (raw) {
         *raw = malloc(len + 1);
         if (!*raw)
-            return bx_error_set(err, BX_EIO, NULL, "out of memory");
+            return bx_error_set(err, BX_ENOMEM, NULL, "out of memory");
         memcpy(*raw, buf, len);
         (*raw)[len] = '\0';
         if (rawlen)
@@ -652,7 +652,7 @@ static int get(bx_engine *eng, const char *path, int parse, json_t **json, char 
             ? asprintf(&url, "%s%s", eng->base, path) < 0
             : asprintf(&url, "%s/v%s%s", eng->base, eng->api, path) < 0) {
         url = NULL;
-        rc = bx_error_set(err, BX_EIO, NULL, "out of memory");
+        rc = bx_error_set(err, BX_ENOMEM, NULL, "out of memory");
         goto out;
     }
     if ((rc = fetch(eng, url, path, &r, parse || !strcmp(path, "/info") ? &j : NULL, err)) != 0)

@@ -86,7 +86,7 @@ int bxa_evidence_add(bx_evidence *ev, int kind, const char *name, const void *da
         if (strcmp(ev->files[kind][i].name, name) == 0)
             return bx_error_set(err, BX_EINVAL, name, "evidence file kept twice");
     if (!(f = realloc(ev->files[kind], (ev->n[kind] + 1) * sizeof *f)))
-        return bx_error_set(err, BX_EIO, NULL, "out of memory");
+        return bx_error_set(err, BX_ENOMEM, NULL, "out of memory");
     ev->files[kind] = f;
     f += ev->n[kind];
     f->name = strdup(name);
@@ -95,7 +95,7 @@ int bxa_evidence_add(bx_evidence *ev, int kind, const char *name, const void *da
     if (!f->name || !f->data) {
         free(f->name);
         free(f->data);
-        return bx_error_set(err, BX_EIO, NULL, "out of memory");
+        return bx_error_set(err, BX_ENOMEM, NULL, "out of memory");
     }
     if (len)
         memcpy(f->data, data, len);
@@ -127,7 +127,7 @@ int bxa_evidence_digest(const bx_evidence *ev, int kind, char hex[65], bx_error 
     if (!ev || ev->n[kind] == 0)
         return 0;
     if (!(m = manifest(ev, kind)))
-        return bx_error_set(err, BX_EIO, NULL, "out of memory");
+        return bx_error_set(err, BX_ENOMEM, NULL, "out of memory");
     rc = bx_jcs_sha256_hex(m, hex, err);
     json_decref(m);
     return rc;
@@ -357,14 +357,14 @@ int bxa_redact_env(const char *raw, size_t len, const char *const *path, char **
     ws(&x);
     if (x.failed || x.i != x.n) {
         free(x.out);
-        return x.failed ? bx_error_set(err, BX_EIO, NULL, "out of memory")
+        return x.failed ? bx_error_set(err, BX_ENOMEM, NULL, "out of memory")
                         : bx_error_set(err, BX_EINVAL, NULL, "trailing bytes after the reply");
     }
     if (!x.out)
         emit(&x, "", 0);
     *out = x.out;
     *outlen = x.len;
-    return x.failed ? bx_error_set(err, BX_EIO, NULL, "out of memory") : 0;
+    return x.failed ? bx_error_set(err, BX_ENOMEM, NULL, "out of memory") : 0;
 }
 
 /* ---- writing ------------------------------------------------------------------------------ */
@@ -430,7 +430,7 @@ static int write_kind(int top, const bx_evidence *ev, int kind, bx_error *err)
     for (size_t i = 0; rc == 0 && i < ev->n[kind]; i++)
         rc = write_file(dfd, &ev->files[kind][i], err);
     if (rc == 0 && !(m = manifest(ev, kind)))
-        rc = bx_error_set(err, BX_EIO, NULL, "out of memory");
+        rc = bx_error_set(err, BX_ENOMEM, NULL, "out of memory");
     if (rc == 0 && (rc = bx_jcs_serialize(m, &jcs, &jlen, err)) == 0)
         rc = write_at(dfd, "manifest.json", jcs, jlen, err);
     if (rc == 0 && fsync(dfd) != 0)
@@ -489,7 +489,7 @@ int bx_evidence_stage(const bx_evidence *ev, const char *dir, char **staged, bx_
             return bx_error_set(err, BX_EIO, dir, "exists and is not empty: refused");
     }
     if (asprintf(&tmp, "%s/.%s.XXXXXX", parent, base) < 0)
-        return bx_error_set(err, BX_EIO, NULL, "out of memory");
+        return bx_error_set(err, BX_ENOMEM, NULL, "out of memory");
     if (!mkdtemp(tmp)) {
         rc = bx_error_errno(err, BX_EIO, parent, "cannot create a folder for the evidence");
         free(tmp);

@@ -10,21 +10,7 @@
 
 const json_t *bxa_get(const json_t *root, const char *ptr)
 {
-    char key[128];
-    const json_t *v = root;
-    const char *p = ptr;
-
-    while (v && *p == '/') {
-        const char *next = strchr(p + 1, '/');
-        size_t n = next ? (size_t)(next - p - 1) : strlen(p + 1);
-        if (!json_is_object(v) || n >= sizeof key)
-            return NULL;
-        memcpy(key, p + 1, n);
-        key[n] = '\0';
-        v = json_object_get(v, key);
-        p += n + 1;
-    }
-    return v;
+    return bx_json_at(root, ptr);
 }
 
 int bxa_bad(bx_error *err, const char *doc, const char *ptr, const char *msg)
@@ -37,7 +23,7 @@ int bxa_bad(bx_error *err, const char *doc, const char *ptr, const char *msg)
 
 int bxa_oom(bx_error *err)
 {
-    return bx_error_set(err, BX_EIO, NULL, "out of memory");
+    return bx_error_set(err, BX_ENOMEM, NULL, "out of memory");
 }
 
 int bxa_str(const json_t *root, const char *doc, const char *ptr, int required, const char **out,

@@ -59,7 +59,7 @@ static int caps_view(const json_t *caps, json_t *view, bx_error *err)
     int rc = 0;
 
     if (!c)
-        return bx_error_set(err, BX_EIO, NULL, "out of memory");
+        return bx_error_set(err, BX_ENOMEM, NULL, "out of memory");
     if (caps && !json_is_object(caps)) {
         json_decref(c);
         return bx_error_set(err, BX_EINVAL, "config.json:/process/capabilities", "not an object");
@@ -70,10 +70,10 @@ static int caps_view(const json_t *caps, json_t *view, bx_error *err)
             rc = bx_error_set(err, BX_EINVAL, "config.json:/process/capabilities",
                               "%s is not a list of known capabilities", sets[i][0]);
         else if (json_object_set_new(c, sets[i][1], bxa_cap_names(bits)) != 0)
-            rc = bx_error_set(err, BX_EIO, NULL, "out of memory");
+            rc = bx_error_set(err, BX_ENOMEM, NULL, "out of memory");
     }
     if (rc == 0 && json_object_set_new(view, "capabilities", c) != 0)
-        rc = bx_error_set(err, BX_EIO, NULL, "out of memory");
+        rc = bx_error_set(err, BX_ENOMEM, NULL, "out of memory");
     else if (rc != 0)
         json_decref(c);
     return rc;
@@ -199,7 +199,7 @@ int bxa_spec_view(const json_t *config, json_t **view, char seccomp_sha[65], bx_
     *view = NULL;
     seccomp_sha[0] = '\0';
     if (!v || !groups) {
-        rc = bx_error_set(err, BX_EIO, NULL, "out of memory");
+        rc = bx_error_set(err, BX_ENOMEM, NULL, "out of memory");
         goto out;
     }
     if (!json_is_object(config) || !json_is_object(proc) || !json_is_object(linux) ||

@@ -253,7 +253,7 @@ int bxa_parse_cgroup(const char *buf, size_t len, bxa_cgroup **out, size_t *coun
             goto out;
         }
         if (!(g = realloc(cg, (n + 1) * sizeof *cg))) {
-            rc = bx_error_set(err, BX_EIO, NULL, "out of memory");
+            rc = bx_error_set(err, BX_ENOMEM, NULL, "out of memory");
             goto out;
         }
         cg = g;
@@ -262,7 +262,7 @@ int bxa_parse_cgroup(const char *buf, size_t len, bxa_cgroup **out, size_t *coun
         cg[n].path = strndup(c2 + 1, ln - (size_t)(c2 + 1 - line));
         n++;
         if (!cg[n - 1].controllers || !cg[n - 1].path) {
-            rc = bx_error_set(err, BX_EIO, NULL, "out of memory");
+            rc = bx_error_set(err, BX_ENOMEM, NULL, "out of memory");
             goto out;
         }
     }
@@ -410,7 +410,7 @@ int bxa_parse_mountinfo(const char *buf, size_t len, bxa_mount **out, size_t *co
             goto out;
         }
         if (!(g = realloc(m, (n + 1) * sizeof *m))) {
-            rc = bx_error_set(err, BX_EIO, NULL, "out of memory");
+            rc = bx_error_set(err, BX_ENOMEM, NULL, "out of memory");
             goto out;
         }
         m = g;
@@ -504,7 +504,7 @@ int bxa_parse_net_dev(const char *buf, size_t len, json_t **names, bx_error *err
 
     *names = NULL;
     if (!r)
-        return bx_error_set(err, BX_EIO, NULL, "out of memory");
+        return bx_error_set(err, BX_ENOMEM, NULL, "out of memory");
     if (!no_nul(buf, len)) {
         rc = bx_error_set(err, BX_EINVAL, "net/dev", "NUL byte");
         goto out;
@@ -534,7 +534,7 @@ int bxa_parse_net_dev(const char *buf, size_t len, json_t **names, bx_error *err
             goto out;
         }
         if (json_array_append_new(r, json_stringn_nocheck(line + s, (size_t)(colon - line) - s))) {
-            rc = bx_error_set(err, BX_EIO, NULL, "out of memory");
+            rc = bx_error_set(err, BX_ENOMEM, NULL, "out of memory");
             goto out;
         }
     }
@@ -559,7 +559,7 @@ int bxa_parse_cmdline(const char *buf, size_t len, json_t **argv, bx_error *err)
 
     *argv = NULL;
     if (!r)
-        return bx_error_set(err, BX_EIO, NULL, "out of memory");
+        return bx_error_set(err, BX_ENOMEM, NULL, "out of memory");
     while (i < len) {
         const char *end = memchr(buf + i, '\0', len - i);
         size_t n = end ? (size_t)(end - (buf + i)) : len - i;
@@ -652,7 +652,7 @@ int bxa_parse_devices_list(const char *buf, size_t len, int *allow_all, json_t *
     *allow_all = 0;
     *rules = NULL;
     if (!r)
-        return bx_error_set(err, BX_EIO, NULL, "out of memory");
+        return bx_error_set(err, BX_ENOMEM, NULL, "out of memory");
     if (!no_nul(buf, len)) {
         json_decref(r);
         return bx_error_set(err, BX_EINVAL, "devices.list", "NUL byte");

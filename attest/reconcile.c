@@ -712,7 +712,7 @@ static int evidence(rctx *x, json_t *p, const bx_evidence *ev)
         json_object_set_new(evd, "ociSpecSha256", sh[0] ? json_string(sh) : json_null()) ||
         json_object_set_new(evd, "sandbox",
                             x->v->sandbox ? json_deep_copy(x->v->sandbox) : json_null()))
-        return bx_error_set(x->err, BX_EIO, NULL, "out of memory");
+        return bx_error_set(x->err, BX_ENOMEM, NULL, "out of memory");
     return 0;
 }
 
@@ -736,7 +736,7 @@ int bxa_reconcile(json_t *p, const bxa_views *v, const bx_evidence *ev, json_t *
     int rc;
 
     if (!x.disc)
-        return bx_error_set(err, BX_EIO, NULL, "out of memory");
+        return bx_error_set(err, BX_ENOMEM, NULL, "out of memory");
     if (!json_is_object(x.c)) {
         json_decref(x.disc);
         return bx_error_set(err, BX_EINVAL, "/predicate/containment", "missing");
@@ -757,7 +757,7 @@ int bxa_reconcile(json_t *p, const bxa_views *v, const bx_evidence *ev, json_t *
     write_surface(&x);
     mounts(&x);
     sysctls(&x);
-    rc = x.failed ? bx_error_set(err, BX_EIO, NULL, "out of memory") : evidence(&x, p, ev);
+    rc = x.failed ? bx_error_set(err, BX_ENOMEM, NULL, "out of memory") : evidence(&x, p, ev);
     json_decref(x.disc);
     return rc;
 }

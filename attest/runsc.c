@@ -283,11 +283,11 @@ int bxa_runsc_view(const json_t *fl, const json_t *spec, json_t **view, bx_error
         unknown = 1;
     if (unknown) {
         if (!(*view = unknown_view()))
-            return bx_error_set(err, BX_EIO, NULL, "out of memory");
+            return bx_error_set(err, BX_ENOMEM, NULL, "out of memory");
         return 0;
     }
     if (!(v = json_object()))
-        return bx_error_set(err, BX_EIO, NULL, "out of memory");
+        return bx_error_set(err, BX_ENOMEM, NULL, "out of memory");
     if (strcmp(network, "none") == 0)
         json_object_set_new(v, "network",
                             json_pack("{s:s,s:[s]}", "mode", "none", "interfaces", "lo"));

@@ -22,7 +22,7 @@ int bx_collect_shared_new(bx_collect_shared **out, bx_error *err)
     *out = NULL;
     if (!s || pthread_mutex_init(&s->mu, NULL) != 0) {
         free(s);
-        return bx_error_set(err, BX_EIO, NULL, "out of memory");
+        return bx_error_set(err, BX_ENOMEM, NULL, "out of memory");
     }
     *out = s;
     return 0;

@@ -5,41 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-void *bxa_grow(void *v, size_t *n, size_t sz)
-{
-    char *g = realloc(v, (*n + 1) * sz);
-
-    if (!g)
-        return NULL;
-    memset(g + *n * sz, 0, sz);
-    (*n)++;
-    return g;
-}
-
-json_t *bxa_string(const char *s)
-{
-    json_t *j = json_string(s ? s : "");
-    char *buf, *o;
-
-    if (j || !s)
-        return j;
-    /* not valid UTF-8: keep ASCII, show every other byte as \xNN */
-    if (!(buf = malloc(strlen(s) * 4 + 1)))
-        return NULL;
-    o = buf;
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++)
-        o += *p < 0x80 ? sprintf(o, "%c", *p) : sprintf(o, "\\x%02x", *p);
-    j = json_string(buf);
-    free(buf);
-    return j;
-}
-
-const char *bxa_verdict_name(int v)
-{
-    static const char *const names[] = {"compliant", "noncompliant", "unattested", "missing",
-                                        "unreachable"};
-    return v >= 0 && v < 5 ? names[v] : "?";
-}
 
 /* certificate.maxCollectionDelay of the effective policy, or -1. */
 static int max_delay(const bx_policy *p, int64_t *out, bx_error *err)
@@ -71,7 +36,7 @@ int bx_audit_new(const bx_audit_opts *o, bx_audit **out, bx_error *err)
     }
     if (!(a = calloc(1, sizeof *a)) || !(a->orphans = json_array()) ||
         !(a->session_index = json_object())) {
-        rc = bx_error_set(err, BX_EIO, NULL, "out of memory");
+        rc = bx_error_set(err, BX_ENOMEM, NULL, "out of memory");
         goto out;
     }
     a->o = *o;
@@ -81,7 +46,7 @@ int bx_audit_new(const bx_audit_opts *o, bx_audit **out, bx_error *err)
         goto out;
     }
     if (pthread_mutex_init(&a->mu, NULL) != 0) {
-        rc = bx_error_set(err, BX_EIO, NULL, "out of memory");
+        rc = bx_error_set(err, BX_ENOMEM, NULL, "out of memory");
         goto out;
     }
     a->mu_ok = 1;
@@ -149,7 +114,7 @@ int bx_audit_add_engine(bx_audit *a, const char *url, int flags, bx_error *err)
         return rc;
     if (!(e = bxa_grow(a->engines, &a->nengines, sizeof *a->engines))) {
         bx_engine_close(eng);
-        return bx_error_set(err, BX_EIO, NULL, "out of memory");
+        return bx_error_set(err, BX_ENOMEM, NULL, "out of memory");
     }
     a->engines = e;
     e = &a->engines[a->nengines - 1];
@@ -160,7 +125,7 @@ int bx_audit_add_engine(bx_audit *a, const char *url, int flags, bx_error *err)
     if (!(e->endpoint = strdup(bx_engine_endpoint(eng)))) {
         a->nengines--;
         bx_engine_close(eng);
-        return bx_error_set(err, BX_EIO, NULL, "out of memory");
+        return bx_error_set(err, BX_ENOMEM, NULL, "out of memory");
     }
     e->local = strncmp(e->endpoint, "unix://", 7) == 0;
     return 0;

@@ -25,20 +25,6 @@ static int has_rule(const json_t *findings, const char *rule, const char **statu
     return 0;
 }
 
-static int failed(const json_t *findings)
-{
-    size_t i;
-    json_t *f;
-
-    json_array_foreach(findings, i, f)
-    {
-        const char *st = json_string_value(json_object_get(f, "status"));
-        if (!st || strcmp(st, "fail") == 0 || strcmp(st, "unknown") == 0)
-            return 1;
-    }
-    return 0;
-}
-
 static const char *fmt_secs(int64_t s, char out[32])
 {
     snprintf(out, 32, "%llds", (long long)s);
@@ -111,7 +97,7 @@ void bxa_cert_judge(const bx_audit *a, bxa_cert *c)
     }
     /* a collection-delay finding that could not be recorded (out of memory) might have
      * failed: not a pass */
-    c->pass = c->res.statement && !failed(c->findings) && bx_findings_lost() == lost;
+    c->pass = c->res.statement && bx_findings_pass(c->findings) && bx_findings_lost() == lost;
 }
 
 int bxa_verify_cert(const bx_audit *a, const bx_policy *p, const char *buf, size_t len,
@@ -129,7 +115,7 @@ int bxa_append_cert(bx_audit *a, const char *file, bx_verify_result *res, bx_err
 
     if (!(c = bxa_grow(a->certs, &a->ncerts, sizeof *a->certs))) {
         bx_verify_result_free(res);
-        return bx_error_set(err, BX_EIO, NULL, "out of memory");
+        return bx_error_set(err, BX_ENOMEM, NULL, "out of memory");
     }
     a->certs = c;
     c = &a->certs[a->ncerts - 1];
@@ -137,7 +123,7 @@ int bxa_append_cert(bx_audit *a, const char *file, bx_verify_result *res, bx_err
     if (!(c->file = strdup(file))) {
         a->ncerts--;
         bx_verify_result_free(res);
-        return bx_error_set(err, BX_EIO, NULL, "out of memory");
+        return bx_error_set(err, BX_ENOMEM, NULL, "out of memory");
     }
     c->res = *res;
     memset(res, 0, sizeof *res);

@@ -38,7 +38,7 @@ static int target(const char *dir, const bxa_session *s, char **path, bx_error *
     return BX_EIO;
 oom:
     *path = NULL;
-    return bx_error_set(err, BX_EIO, NULL, "out of memory");
+    return bx_error_set(err, BX_ENOMEM, NULL, "out of memory");
 }
 
 static void note(bxa_session *s, const bx_error *e)
@@ -157,7 +157,7 @@ int bx_audit_collect(bx_audit *a, const char *dir, EVP_PKEY *const *keys, size_t
     if ((rc = bxa_match(a, err)) != 0)
         return rc;
     if (a->nrows && !(j.results = calloc(a->nrows, sizeof *j.results)))
-        return bx_error_set(err, BX_EIO, NULL, "out of memory");
+        return bx_error_set(err, BX_ENOMEM, NULL, "out of memory");
     /* rows change as certificates are added: decide first, then collect */
     for (size_t i = 0; i < a->nrows; i++) {
         const bxa_row *r = &a->rows[i];
@@ -182,11 +182,11 @@ int bx_audit_collect(bx_audit *a, const char *dir, EVP_PKEY *const *keys, size_t
         if (res->verified && rc == 0) {
             if ((rc = bxa_append_cert(a, res->path, &res->res, err)) != 0)
                 continue;
-        } else if (res->rc == BX_EIO && rc == 0) {
+        } else if ((res->rc == BX_EIO || res->rc == BX_ENOMEM) && rc == 0) {
             /* a refusal (the session stopped or changed, data that cannot be recorded) is
              * the row's; writing and reading the file and out of memory are the audit's */
             *err = res->err;
-            rc = BX_EIO;
+            rc = res->rc;
         }
     }
     if (written) {

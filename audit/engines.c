@@ -76,7 +76,7 @@ static int add_session(bx_audit *a, size_t engine, const json_t *c, int selected
         return 0;
     }
     if (!(s = bxa_grow(a->sessions, &a->nsessions, sizeof *a->sessions)))
-        return bx_error_set(err, BX_EIO, NULL, "out of memory");
+        return bx_error_set(err, BX_ENOMEM, NULL, "out of memory");
     a->sessions = s;
     s = &a->sessions[a->nsessions - 1];
     s->engine = engine;
@@ -88,9 +88,9 @@ static int add_session(bx_audit *a, size_t engine, const json_t *c, int selected
     char key[96];
     session_key(engine, id, key);
     if (json_object_set_new(a->session_index, key, json_integer((json_int_t)(a->nsessions - 1))))
-        return bx_error_set(err, BX_EIO, NULL, "out of memory");
+        return bx_error_set(err, BX_ENOMEM, NULL, "out of memory");
     if (name && !(s->name = strdup(name)))
-        return bx_error_set(err, BX_EIO, NULL, "out of memory");
+        return bx_error_set(err, BX_ENOMEM, NULL, "out of memory");
     return 0;
 }
 
@@ -242,7 +242,7 @@ static int find_expected(bx_audit *a, bx_error *err)
             continue;
         /* this engine's containers by "id:<Id>" and "name:<name>" (exact) */
         if (!(by = json_object())) {
-            rc = bx_error_set(err, BX_EIO, NULL, "out of memory");
+            rc = bx_error_set(err, BX_ENOMEM, NULL, "out of memory");
             goto out;
         }
         json_array_foreach(e->all, k, c)
@@ -303,7 +303,7 @@ static int read_inspect(bx_audit *a, bxa_session *s, const json_t *c, bx_error *
     if (!s->name || strcmp(s->name, name) != 0) {
         char *n = strdup(name);
         if (!n)
-            return bx_error_set(err, BX_EIO, NULL, "out of memory");
+            return bx_error_set(err, BX_ENOMEM, NULL, "out of memory");
         free(s->name);
         s->name = n;
     }

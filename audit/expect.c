@@ -62,7 +62,7 @@ static int entry(const json_t *o, const char *name, long i, bx_expect_entry *e, 
                 return bad(err, name, i, "name",
                            "not a container name ([A-Za-z0-9][A-Za-z0-9_.-]*, at most 255)");
             if (!(e->name = strdup(s)))
-                return bx_error_set(err, BX_EIO, NULL, "out of memory");
+                return bx_error_set(err, BX_ENOMEM, NULL, "out of memory");
         } else if (strcmp(k, "startedAt") == 0) {
             const char *s = json_string_value(v);
             bx_error e2;
@@ -117,7 +117,7 @@ int bx_expect_parse(const char *buf, size_t len, const char *name, bx_expect *ou
             snprintf(where + n, sizeof where - (size_t)n, "%.*s",
                      (int)(sizeof where - (size_t)n - 1), err->where);
         memcpy(err->where, where, sizeof where);
-        if (rc != BX_EIO)
+        if (rc != BX_EIO && rc != BX_ENOMEM)
             rc = err->code = BX_ECONFIG;
         goto out;
     }
@@ -143,7 +143,7 @@ int bx_expect_parse(const char *buf, size_t len, const char *name, bx_expect *ou
         goto out;
     }
     if (json_array_size(sessions) && !(e.v = calloc(json_array_size(sessions), sizeof *e.v))) {
-        rc = bx_error_set(err, BX_EIO, NULL, "out of memory");
+        rc = bx_error_set(err, BX_ENOMEM, NULL, "out of memory");
         goto out;
     }
     json_array_foreach(sessions, i, x)
@@ -155,7 +155,7 @@ int bx_expect_parse(const char *buf, size_t len, const char *name, bx_expect *ou
     /* duplicates: the same Id twice, or the same name twice without an Id */
     if (e.n) {
         if (!(sorted.v = malloc(e.n * sizeof *sorted.v))) {
-            rc = bx_error_set(err, BX_EIO, NULL, "out of memory");
+            rc = bx_error_set(err, BX_ENOMEM, NULL, "out of memory");
             goto out;
         }
         memcpy(sorted.v, e.v, e.n * sizeof *e.v);

@@ -27,7 +27,7 @@ static bxa_row *new_row(bx_audit *a, bx_error *err)
     bxa_row *r = bxa_grow(a->rows, &a->nrows, sizeof *a->rows);
 
     if (!r) {
-        bx_error_set(err, BX_EIO, NULL, "out of memory");
+        bx_error_set(err, BX_ENOMEM, NULL, "out of memory");
         return NULL;
     }
     a->rows = r;
@@ -44,7 +44,7 @@ static int attach(bx_audit *a, size_t row, size_t cert, bx_error *err)
     size_t *g = realloc(r->certs, (r->ncerts + 1) * sizeof *g);
 
     if (!g)
-        return bx_error_set(err, BX_EIO, NULL, "out of memory");
+        return bx_error_set(err, BX_ENOMEM, NULL, "out of memory");
     r->certs = g;
     r->certs[r->ncerts++] = cert;
     a->certs[cert].row = (long)row;
@@ -236,7 +236,7 @@ int bxa_match(bx_audit *a, bx_error *err)
 
     rows_reset(a);
     if (!(idx = index_by_id(a)))
-        return bx_error_set(err, BX_EIO, NULL, "out of memory");
+        return bx_error_set(err, BX_ENOMEM, NULL, "out of memory");
     /* sessions on an engine */
     for (size_t i = 0; i < a->nsessions; i++) {
         bxa_session *s = &a->sessions[i];

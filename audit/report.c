@@ -140,8 +140,7 @@ static json_t *failed_only(const json_t *findings)
 
     json_array_foreach(findings, i, f)
     {
-        const char *st = json_string_value(json_object_get(f, "status"));
-        if (out && st && (strcmp(st, "fail") == 0 || strcmp(st, "unknown") == 0))
+        if (out && bx_finding_failing(f))
             json_array_append(out, f);
     }
     return out;
@@ -222,7 +221,7 @@ int bx_audit_report(bx_audit *a, json_t **report, int *complete, size_t *violati
         (json_int_t)unmatched, "rejected", (json_int_t)rejected);
     sessions = certs = policy = NULL; /* stolen by json_pack, even when it fails */
     if (!doc)
-        return bx_error_set(err, BX_EIO, NULL, "out of memory building the report");
+        return bx_error_set(err, BX_ENOMEM, NULL, "out of memory building the report");
     *report = doc;
     *complete = done;
     *violations = viol;

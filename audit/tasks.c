@@ -138,11 +138,11 @@ int bx_audit_check_tasks(bx_audit *a, const char *folder, bx_error *err)
         return 0; /* no containerd on this host: nothing to check */
     free(a->tasks_folder);
     if (!(a->tasks_folder = strdup(folder))) {
-        rc = bx_error_set(err, BX_EIO, NULL, "out of memory");
+        rc = bx_error_set(err, BX_ENOMEM, NULL, "out of memory");
         goto out;
     }
     if (!(known = listed_ids(a))) {
-        rc = bx_error_set(err, BX_EIO, NULL, "out of memory");
+        rc = bx_error_set(err, BX_ENOMEM, NULL, "out of memory");
         goto out;
     }
     if (dfd < 0 || !(d = fdopendir(dup(dfd)))) {
@@ -168,7 +168,7 @@ int bx_audit_check_tasks(bx_audit *a, const char *folder, bx_error *err)
             continue;
         if (!(g = realloc(cand, (n + 1) * sizeof *cand)) || !(g[n] = strdup(e->d_name))) {
             cand = g ? g : cand;
-            rc = bx_error_set(err, BX_EIO, NULL, "out of memory");
+            rc = bx_error_set(err, BX_ENOMEM, NULL, "out of memory");
             goto out;
         }
         cand = g;
@@ -194,7 +194,7 @@ int bx_audit_check_tasks(bx_audit *a, const char *folder, bx_error *err)
             json_pack("{s:o, s:o, s:o}", "id", bxa_string(cand[i]), "pid",
                       pid > 0 ? json_integer(pid) : json_null(), "folder", bxa_string(folder));
         if (!o || json_array_append_new(a->orphans, o) != 0) {
-            rc = bx_error_set(err, BX_EIO, NULL, "out of memory");
+            rc = bx_error_set(err, BX_ENOMEM, NULL, "out of memory");
             goto out;
         }
     }

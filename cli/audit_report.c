@@ -49,8 +49,7 @@ static long long num(const json_t *o, const char *k)
 
 static int failed(const json_t *finding)
 {
-    const char *st = str(finding, "status");
-    return st && (strcmp(st, "fail") == 0 || strcmp(st, "unknown") == 0);
+    return bx_finding_failing(finding);
 }
 
 static int has_flag(const json_t *row, const char *flag)

@@ -158,9 +158,9 @@ void cli_print_failed_findings(FILE *f, const char *name, const bx_verify_result
     (void)name;
     json_array_foreach(res->findings, i, x) {
         const char *st = json_string_value(json_object_get(x, "status"));
-        if (strcmp(st, "fail") != 0 && strcmp(st, "unknown") != 0)
+        if (!bx_finding_failing(x))
             continue;
-        fprintf(f, "    %s ", st);
+        fprintf(f, "    %s ", st ? st : "(no status)");
         cli_put_safe(f, json_string_value(json_object_get(x, "rule")));
         fputs(": ", f);
         cli_put_safe(f, json_string_value(json_object_get(x, "message")));

@@ -62,20 +62,7 @@ static int each_row(int (*fn)(const row *r, void *arg), void *arg)
 
 static const json_t *at(const json_t *root, const char *ptr)
 {
-    char key[64];
-    const json_t *v = root;
-
-    while (v && *ptr == '/') {
-        const char *next = strchr(ptr + 1, '/');
-        size_t n = next ? (size_t)(next - ptr - 1) : strlen(ptr + 1);
-        if (n >= sizeof key)
-            return NULL;
-        memcpy(key, ptr + 1, n);
-        key[n] = '\0';
-        v = json_object_get(v, key);
-        ptr += n + 1;
-    }
-    return v;
+    return bx_json_at(root, ptr);
 }
 
 static const char *source_of(const json_t *sources, const char *key)

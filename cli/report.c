@@ -92,8 +92,7 @@ static char *compact(const json_t *v)
 
 static int failed_status(const json_t *finding)
 {
-    const char *st = json_string_value(json_object_get(finding, "status"));
-    return st && (strcmp(st, "fail") == 0 || strcmp(st, "unknown") == 0);
+    return bx_finding_failing(finding);
 }
 
 static char *display_name(const char *file, size_t line)

@@ -169,7 +169,7 @@ int bx_b64_decode(const char *s, size_t slen, unsigned char **out, size_t *outle
     int rc = 0;
     buf = malloc(dlen + 1);
     if (!buf) {
-        rc = bx_error_set(err, BX_EIO, NULL, "out of memory");
+        rc = bx_error_set(err, BX_ENOMEM, NULL, "out of memory");
         goto out;
     }
     if (b64_decode_fast(s, slen - pad, buf) != 0)

@@ -168,7 +168,7 @@ static int split_path(const char *path, char **dir, const char **base, bx_error 
     else
         *dir = strndup(path, (size_t)(slash - path));
     if (!*dir)
-        return bx_error_set(err, BX_EIO, path, "out of memory");
+        return bx_error_set(err, BX_ENOMEM, path, "out of memory");
     return 0;
 }
 
@@ -253,10 +253,10 @@ int bx_atomic_open(const char *path, unsigned mode, bx_atomic **out, FILE **f, b
     int fd, rc;
     bx_atomic *a = calloc(1, sizeof *a);
     if (!a)
-        return bx_error_set(err, BX_EIO, path, "out of memory");
+        return bx_error_set(err, BX_ENOMEM, path, "out of memory");
     a->dfd = -1;
     if (!(a->path = strdup(path))) {
-        rc = bx_error_set(err, BX_EIO, path, "out of memory");
+        rc = bx_error_set(err, BX_ENOMEM, path, "out of memory");
         goto fail;
     }
     if ((rc = split_path(path, &a->dir, &base, err)) != 0 ||

@@ -109,7 +109,7 @@ static int bio_to_string(BIO *b, char **out, bx_error *err)
     long n = BIO_get_mem_data(b, &data);
     char *s = malloc((size_t)n + 1);
     if (!s)
-        return bx_error_set(err, BX_EENV, NULL, "out of memory");
+        return bx_error_set(err, BX_ENOMEM, NULL, "out of memory");
     memcpy(s, data, (size_t)n);
     s[n] = '\0';
     *out = s;
@@ -121,7 +121,7 @@ int bx_key_private_pem(const EVP_PKEY *key, const char *passphrase, char **out, 
     int rc = 0;
     BIO *b = BIO_new(BIO_s_mem());
     if (!b)
-        return bx_error_ssl(err, BX_EENV, NULL, "out of memory");
+        return bx_error_ssl(err, BX_ENOMEM, NULL, "out of memory");
     const EVP_CIPHER *c = passphrase ? EVP_aes_256_cbc() : NULL;
     if (!PEM_write_bio_PKCS8PrivateKey(b, (EVP_PKEY *)key, c, passphrase ? (char *)passphrase : NULL,
                                        passphrase ? (int)strlen(passphrase) : 0, NULL, NULL)) {
@@ -139,7 +139,7 @@ int bx_key_public_pem(const EVP_PKEY *key, char **out, bx_error *err)
     int rc = 0;
     BIO *b = BIO_new(BIO_s_mem());
     if (!b)
-        return bx_error_ssl(err, BX_EENV, NULL, "out of memory");
+        return bx_error_ssl(err, BX_ENOMEM, NULL, "out of memory");
     if (!PEM_write_bio_PUBKEY(b, (EVP_PKEY *)key)) {
         rc = bx_error_ssl(err, BX_EENV, NULL, "cannot encode public key");
         goto out;
@@ -243,7 +243,7 @@ int bx_key_load_private(const char *path, const char *passphrase, EVP_PKEY **out
     }
     data = malloc((size_t)st.st_size + 1);
     if (!data) {
-        rc = bx_error_set(err, BX_EENV, path, "out of memory");
+        rc = bx_error_set(err, BX_ENOMEM, path, "out of memory");
         goto out;
     }
     while (len < (size_t)st.st_size) {
@@ -261,7 +261,7 @@ int bx_key_load_private(const char *path, const char *passphrase, EVP_PKEY **out
     data[len] = '\0';
     b = BIO_new_mem_buf(data, (int)len);
     if (!b) {
-        rc = bx_error_ssl(err, BX_EENV, path, "out of memory");
+        rc = bx_error_ssl(err, BX_ENOMEM, path, "out of memory");
         goto out;
     }
     if (strstr(data, "BEGIN ENCRYPTED PRIVATE KEY")) {
@@ -398,7 +398,7 @@ int bx_key_parse_public(const char *pem, size_t len, EVP_PKEY **out, bx_error *e
         return 0;
     }
     if (!(b = BIO_new_mem_buf(pem, (int)len)))
-        return bx_error_ssl(err, BX_EENV, NULL, "out of memory");
+        return bx_error_ssl(err, BX_ENOMEM, NULL, "out of memory");
     k = PEM_read_bio_PUBKEY(b, NULL, NULL, NULL);
     if (!k) {
         rc = bx_error_ssl(err, BX_ECONFIG, NULL, "not an SPKI PEM public key");
@@ -440,7 +440,7 @@ int bx_sign(EVP_PKEY *key, const void *msg, size_t len, unsigned char **sig, siz
     EVP_MD_CTX *ctx = EVP_MD_CTX_new();
     const EVP_MD *md = bx_key_alg(key) == BX_ALG_ED25519 ? NULL : EVP_sha256();
     if (!ctx)
-        return bx_error_ssl(err, BX_EENV, NULL, "out of memory");
+        return bx_error_ssl(err, BX_ENOMEM, NULL, "out of memory");
     if (EVP_DigestSignInit(ctx, NULL, md, NULL, key) != 1 ||
         EVP_DigestSign(ctx, NULL, &n, msg, len) != 1) {
         rc = bx_error_ssl(err, BX_EENV, NULL, "cannot sign");
@@ -536,7 +536,7 @@ int bx_verify_sig(EVP_PKEY *key, bx_sigenc enc, const void *msg, size_t len,
     }
     ctx = EVP_MD_CTX_new();
     if (!ctx) {
-        rc = bx_error_ssl(err, BX_EENV, NULL, "out of memory");
+        rc = bx_error_ssl(err, BX_ENOMEM, NULL, "out of memory");
         goto out;
     }
     if (EVP_DigestVerifyInit(ctx, NULL, alg == BX_ALG_ED25519 ? NULL : EVP_sha256(), NULL, key) != 1) {

@@ -33,6 +33,7 @@ static void one_line(char *s)
 }
 
 static int fail_at(builder *b, yaml_mark_t m, const char *fmt, ...) BX_FMT(3, 4);
+static int oom_at(builder *b, yaml_mark_t m);
 
 static int fail_at(builder *b, yaml_mark_t m, const char *fmt, ...)
 {
@@ -44,6 +45,13 @@ static int fail_at(builder *b, yaml_mark_t m, const char *fmt, ...)
     one_line(msg);
     snprintf(where, sizeof where, "%s:%zu:%zu", b->doc->file, m.line + 1, m.column + 1);
     return bx_error_set(b->err, BX_ECONFIG, where, "%s", msg);
+}
+
+static int oom_at(builder *b, yaml_mark_t m)
+{
+    char where[128];
+    snprintf(where, sizeof where, "%s:%zu:%zu", b->doc->file, m.line + 1, m.column + 1);
+    return bx_error_set(b->err, BX_ENOMEM, where, "out of memory");
 }
 
 /* Append s, escaped per RFC 6901, to "parent/". Caller owns the result. */
@@ -87,7 +95,7 @@ static int add_mark(builder *b, const char *ptr, yaml_mark_t m, int quoted, cons
     else
         mark = json_pack("[I,I,i]", (json_int_t)m.line + 1, (json_int_t)m.column + 1, quoted);
     if (!mark || json_object_set_new(b->doc->marks, ptr, mark) != 0)
-        return fail_at(b, m, "out of memory");
+        return oom_at(b, m);
     return 0;
 }
 
@@ -127,7 +135,7 @@ static int attach(builder *b, json_t *v, yaml_mark_t m, int quoted, char **ptr_o
     int rc;
 
     if (!ptr)
-        return fail_at(b, m, "out of memory");
+        return oom_at(b, m);
     rc = add_mark(b, ptr, m, quoted, top);
     if (top && json_is_object(top->node)) {
         free(top->key);
@@ -163,7 +171,7 @@ static int take_key(builder *b, frame *top, const yaml_event_t *ev)
     }
     top->key = strdup(s);
     if (!top->key)
-        return fail_at(b, ev->start_mark, "out of memory");
+        return oom_at(b, ev->start_mark);
     top->keymark = ev->start_mark;
     return 0;
 }
@@ -211,13 +219,13 @@ static int on_start(builder *b, const yaml_event_t *ev, int is_map)
         size_t cap = b->cap ? b->cap * 2 : 8;
         frame *s = realloc(b->stack, cap * sizeof *s);
         if (!s)
-            return fail_at(b, ev->start_mark, "out of memory");
+            return oom_at(b, ev->start_mark);
         b->stack = s;
         b->cap = cap;
     }
     json_t *node = is_map ? json_object() : json_array();
     if (!node)
-        return fail_at(b, ev->start_mark, "out of memory");
+        return oom_at(b, ev->start_mark);
     rc = attach(b, node, ev->start_mark, 0, &ptr);
     if (rc)
         return rc;
@@ -297,7 +305,7 @@ static int run(builder *b, const char *buf, size_t len)
     int rc = 0, done = 0;
 
     if (!yaml_parser_initialize(&parser))
-        return bx_error_set(b->err, BX_ECONFIG, b->doc->file, "out of memory");
+        return bx_error_set(b->err, BX_ENOMEM, b->doc->file, "out of memory");
     yaml_parser_set_input_string(&parser, (const unsigned char *)buf, len);
     while (!done && rc == 0) {
         if (!yaml_parser_parse(&parser, &ev)) {
@@ -329,7 +337,7 @@ int bx_yaml_load(const char *buf, size_t len, const char *file, size_t max_depth
     snprintf(doc->file, sizeof doc->file, "%s", file ? file : "<input>");
     doc->marks = json_object();
     if (!doc->marks) {
-        rc = bx_error_set(err, BX_ECONFIG, doc->file, "out of memory");
+        rc = bx_error_set(err, BX_ENOMEM, doc->file, "out of memory");
         goto out;
     }
     rc = find_nul(&b, buf, len);

@@ -25,7 +25,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                     __builtin_trap();
         }
         bx_expect_free(&e);
-    } else if (err.code != BX_ECONFIG && err.code != BX_EIO) {
+    } else if (err.code != BX_ECONFIG && err.code != BX_ENOMEM) {
         __builtin_trap(); /* only configuration errors (or out of memory) */
     }
     return 0;

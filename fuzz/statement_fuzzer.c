@@ -11,7 +11,7 @@
 
 static void check_error(const bx_error *e, int rc)
 {
-    if (rc != BX_EINVAL && rc != BX_EUNSUPPORTED && rc != BX_EIO)
+    if (rc != BX_EINVAL && rc != BX_EUNSUPPORTED && rc != BX_ENOMEM)
         __builtin_trap();
     if (strchr(e->msg, '\n') || strchr(e->where, '\n') ||
         memchr(e->where, 0, sizeof e->where) == NULL)

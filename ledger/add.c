@@ -81,7 +81,7 @@ static int add_round(bx_ledger *l, const bx_policy *p, const bx_verify_opts *o, 
     if (old) {
         up.buf = malloc(oldlen + 1);
         if (!up.buf) {
-            rc = bx_error_set(err, BX_EENV, NULL, "out of memory");
+            rc = bx_error_set(err, BX_ENOMEM, NULL, "out of memory");
             goto out;
         }
         memcpy(up.buf, old, oldlen + 1);

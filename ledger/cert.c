@@ -21,7 +21,7 @@ int bx_ledger_missing_result(const char *commit, size_t ncerts, bx_verify_result
     memset(res, 0, sizeof *res);
     res->findings = json_array();
     if (!res->findings)
-        return bx_error_set(err, BX_EENV, NULL, "out of memory");
+        return bx_error_set(err, BX_ENOMEM, NULL, "out of memory");
     if (ncerts == 0)
         bx_finding_add(res->findings, BX_LEDGER_RULE_MISSING, "fail", json_string(commit),
                        json_integer(0), "commit %s carries no certificate", commit);

@@ -38,8 +38,8 @@ int bx_ledger_note_parse(const char *buf, size_t len, size_t max_line, bx_ledger
             parsed = 1;
             line.env = &env;
             bx_envelope_id(&env, line.certificate_id);
-        } else if (line.error.code == BX_EENV) {
-            return bx_error_set(err, BX_EENV, NULL, "out of memory");
+        } else if (line.error.code == BX_ENOMEM) {
+            return bx_error_set(err, BX_ENOMEM, NULL, "out of memory");
         }
         rc = fn(&line, ctx);
         if (parsed)
@@ -81,7 +81,7 @@ static int entries_push(entries *es, int is_env, const char *id, char *bytes, si
         entry *v = realloc(es->v, cap * sizeof *v);
         if (!v) {
             free(bytes);
-            return bx_error_set(es->err, BX_EENV, NULL, "out of memory");
+            return bx_error_set(es->err, BX_ENOMEM, NULL, "out of memory");
         }
         es->v = v;
         es->cap = cap;
@@ -107,7 +107,7 @@ static int collect_line(const bx_ledger_note_line *line, void *ctx)
     }
     bytes = malloc(line->len + 1);
     if (!bytes)
-        return bx_error_set(es->err, BX_EENV, NULL, "out of memory");
+        return bx_error_set(es->err, BX_ENOMEM, NULL, "out of memory");
     memcpy(bytes, line->bytes, line->len);
     bytes[line->len] = '\0';
     return entries_push(es, 0, NULL, bytes, line->len);
@@ -158,7 +158,7 @@ static int render(entries *es, char **out, size_t *outlen)
     es->n = w;
     char *buf = malloc(total + 1), *p = buf;
     if (!buf)
-        return bx_error_set(es->err, BX_EENV, NULL, "out of memory");
+        return bx_error_set(es->err, BX_ENOMEM, NULL, "out of memory");
     for (size_t i = 0; i < es->n; i++) {
         memcpy(p, es->v[i].bytes, es->v[i].len);
         p += es->v[i].len;
@@ -208,7 +208,7 @@ int bx_ledger_envelope_merge(const bx_envelope *a, const bx_envelope *b, char **
     m.payload_len = a->payload_len;
     m.sigs = calloc(a->nsigs + b->nsigs + 1, sizeof *m.sigs);
     if (!m.sigs)
-        return bx_error_set(err, BX_EENV, NULL, "out of memory");
+        return bx_error_set(err, BX_ENOMEM, NULL, "out of memory");
     for (size_t i = 0; i < a->nsigs; i++)
         if (!has_sig(&m, &a->sigs[i]))
             m.sigs[m.nsigs++] = a->sigs[i];
@@ -279,7 +279,7 @@ int bx_ledger_note_put(const char *note, size_t len, const char *env, size_t env
             norm = dup_bytes(x->bytes, x->len);
             normlen = x->len;
             if (!norm) {
-                rc = bx_error_set(err, BX_EENV, NULL, "out of memory");
+                rc = bx_error_set(err, BX_ENOMEM, NULL, "out of memory");
                 goto out;
             }
         } else {
@@ -292,14 +292,14 @@ int bx_ledger_note_put(const char *note, size_t len, const char *env, size_t env
             normlen = mergedlen;
             merged = NULL;
             if (!norm) {
-                rc = bx_error_set(err, BX_EENV, NULL, "out of memory");
+                rc = bx_error_set(err, BX_ENOMEM, NULL, "out of memory");
                 goto out;
             }
         }
     } else {
         char *copy = dup_bytes(norm, normlen);
         if (!copy) {
-            rc = bx_error_set(err, BX_EENV, NULL, "out of memory");
+            rc = bx_error_set(err, BX_ENOMEM, NULL, "out of memory");
             goto out;
         }
         if ((rc = entries_push(&es, 1, id, copy, normlen)) != 0)

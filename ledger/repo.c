@@ -37,7 +37,7 @@ int bx_ledger_open(const char *path, bx_ledger **out, bx_error *err)
     }
     l = calloc(1, sizeof *l);
     if (!l) {
-        rc = bx_error_set(err, BX_EENV, NULL, "out of memory");
+        rc = bx_error_set(err, BX_ENOMEM, NULL, "out of memory");
         goto fail;
     }
     int g = git_repository_open_ext(&l->repo, path, 0, NULL);
@@ -149,7 +149,7 @@ int bx__ledger_blob_read(bx_ledger *l, const git_oid *id, char **buf, size_t *le
     }
     char *p = malloc((size_t)size + 1);
     if (!p) {
-        rc = bx_error_set(err, BX_EENV, NULL, "out of memory");
+        rc = bx_error_set(err, BX_ENOMEM, NULL, "out of memory");
         goto out;
     }
     if (size)
@@ -217,7 +217,7 @@ int bx__ledger_write_commit(bx_ledger *l, git_commit *base, const bx__ledger_upd
     }
     ups = calloc(nupdates ? nupdates : 1, sizeof *ups);
     if (!ups) {
-        rc = bx_error_set(err, BX_EENV, NULL, "out of memory");
+        rc = bx_error_set(err, BX_ENOMEM, NULL, "out of memory");
         goto out;
     }
     for (size_t i = 0; i < nupdates; i++) {

@@ -57,7 +57,7 @@ static int merge_updates(bx_ledger *l, git_commit *base, git_commit *other, upda
                 bx__ledger_update *v = realloc(u->v, cap * sizeof *v);
                 if (!v) {
                     free(m);
-                    rc = bx_error_set(err, BX_EENV, NULL, "out of memory");
+                    rc = bx_error_set(err, BX_ENOMEM, NULL, "out of memory");
                     goto out;
                 }
                 u->v = v;

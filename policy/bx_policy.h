@@ -103,13 +103,6 @@ int bx_policy_eval(const bx_policy *p, const json_t *statement, const bx_eval_ct
 int bx_policy_eval_ex(const bx_policy *p, const json_t *statement, const bx_eval_ctx *ctx,
                       json_t *findings, json_t *lacking, bx_error *err) BX_WUR;
 
-/* Append a finding (helper shared with verify/). expected/observed are stolen
- * (may be NULL -> JSON null). */
-void bx_finding_add(json_t *findings, const char *rule, const char *status, json_t *expected,
-                    json_t *observed, const char *fmt, ...) BX_FMT(6, 7);
-/* How many findings this thread could not record (out of memory) since it started; a
- * caller compares the count before and after an evaluation: a verdict must not be given
- * from findings that lost one. */
-unsigned long bx_findings_lost(void);
+/* Findings are schema/'s (bx_finding_add, bx_finding_failing, bx_findings_pass). */
 
 #endif

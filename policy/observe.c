@@ -173,14 +173,7 @@ int bxp_default_device_rule(const char *rule)
 /* Observed value at path, or NULL when absent or JSON null. */
 const json_t *bxp_seen(const json_t *o, const char *path)
 {
-    /* bxp_get, without copying the path: this runs a few dozen times per certificate */
-    for (const char *seg = path; o;) {
-        const char *dot = strchr(seg, '.');
-        o = json_object_getn(o, seg, dot ? (size_t)(dot - seg) : strlen(seg));
-        if (!dot)
-            break;
-        seg = dot + 1;
-    }
+    o = bx_json_dotted(o, path);
     return json_is_null(o) ? NULL : o;
 }
 
@@ -340,4 +333,63 @@ int bxp_host_devices(const json_t *dev, char *msg, size_t n)
             bxp_append(msg, n, "%srule '%s'", *msg ? ", " : "", r ? r : "?");
     }
     return *msg ? 1 : 0;
+}
+
+/* ---- findings of the rules and the CIS checks ------------------------------------------- */
+
+void bxp_add(const bxp_ev *e, const char *rule, const char *status, json_t *expected,
+             json_t *observed, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    bx_finding_addv(e->findings, rule, NULL, status, expected, observed, fmt, ap);
+    va_end(ap);
+}
+
+void bxp_cis(const bxp_ev *e, const char *id, const char *status, json_t *expected,
+             json_t *observed, const char *fmt, ...)
+{
+    char rule[32];
+    va_list ap;
+    snprintf(rule, sizeof rule, "cis.%s", id);
+    va_start(ap, fmt);
+    bx_finding_addv(e->findings, rule, id, status, expected, observed, fmt, ap);
+    va_end(ap);
+}
+
+static long long restarts_allowed(const json_t *rp, const char **name)
+{
+    const json_t *count = json_object_get(rp, "maximumRetryCount");
+    *name = json_string_value(json_object_get(rp, "name"));
+    if (!*name)
+        return -2;
+    if (!**name || strcmp(*name, "no") == 0)
+        return 0;
+    if (strcmp(*name, "always") == 0 || strcmp(*name, "unless-stopped") == 0)
+        return -1;
+    if (strcmp(*name, "on-failure") != 0 || !json_is_integer(count))
+        return -2;
+    return json_integer_value(count) > 0 ? json_integer_value(count) : -1; /* 0 = forever */
+}
+
+void bxp_restart_finding(const bxp_ev *e, const char *id, long long max, const json_t *expected)
+{
+    const json_t *rp = bxp_seen(e->pred, "session.restartPolicy");
+    const char *name = NULL;
+    long long n = restarts_allowed(rp, &name);
+    const char *status = n == -2 ? "unknown" : n == -1 || n > max ? "fail" : "pass";
+    char text[96];
+
+    if (n == -2)
+        snprintf(text, sizeof text, "restart policy not observed or not understood");
+    else if (n == -1)
+        snprintf(text, sizeof text, "restart policy \"%s\" restarts without bound", name);
+    else
+        snprintf(text, sizeof text, "restart policy \"%s\" allows %lld restart(s)", name, n);
+    if (id)
+        bxp_cis(e, id, status, bxp_copy(expected), bxp_copy(rp),
+                "%s; CIS allows on-failure up to %lld", text, max);
+    else
+        bxp_add(e, "containment.restart", status, bxp_copy(expected), bxp_copy(rp),
+                "%s; policy allows %lld", text, max);
 }

@@ -14,146 +14,12 @@
 #define LIST_MAX BXP_LIST_MAX
 #define MSG_MAX BXP_MSG_MAX
 
-static void vfinding(json_t *findings, const char *rule, const char *cis, const char *status,
-                     json_t *expected, json_t *observed, const char *fmt, va_list ap)
-    __attribute__((format(printf, 7, 0)));
-
-/* A message quotes observed values, which come from the certificate: keep it on one line,
- * and valid UTF-8 -- a message cut to its buffer (bxp_append, bxp_join) can end inside a
- * character, and a string jansson refused would lose the finding with it. Bytes that do
- * not fit are replaced by '?'. */
-static void clean_message(char *msg, size_t n)
-{
-    unsigned char *p = (unsigned char *)msg;
-    for (size_t i = 0; i < n;) {
-        size_t k = p[i] < 0x20 || p[i] == 0x7f ? 0 : bx_utf8_seq(p + i, n - i);
-        if (!k) {
-            p[i++] = '?';
-            continue;
-        }
-        i += k;
-    }
-}
-
-static json_t *text(const char *s)
-{
-    return json_stringn_nocheck(s, strlen(s));
-}
-
-/* Findings that could not be recorded (out of memory) on this thread: a verdict is not
- * given from findings that lost one (bx_findings_lost). */
-static __thread unsigned long lost;
-
-unsigned long bx_findings_lost(void)
-{
-    return lost;
-}
-
-static void vfinding(json_t *findings, const char *rule, const char *cis, const char *status,
-                     json_t *expected, json_t *observed, const char *fmt, va_list ap)
-{
-    char stack[512], *msg = stack;
-    va_list aq;
-    json_t *f = json_object();
-    int n;
-
-    va_copy(aq, ap);
-    n = vsnprintf(stack, sizeof stack, fmt, aq);
-    va_end(aq);
-    if (n < 0)
-        msg = NULL;
-    else if ((size_t)n >= sizeof stack && (msg = malloc((size_t)n + 1)) != NULL)
-        vsnprintf(msg, (size_t)n + 1, fmt, ap);
-    if (msg)
-        clean_message(msg, (size_t)n);
-    /* the members in this order: rule, status, expected, observed, message[, cis]; rule,
-     * status and cis are the program's own ASCII */
-    if (!f || json_object_set_new_nocheck(f, "rule", text(rule)) != 0 ||
-        json_object_set_new_nocheck(f, "status", text(status)) != 0 ||
-        json_object_set_new_nocheck(f, "expected", expected ? expected : json_null()) != 0 ||
-        json_object_set_new_nocheck(f, "observed", observed ? observed : json_null()) != 0 ||
-        json_object_set_new_nocheck(f, "message",
-                                    msg ? json_stringn_nocheck(msg, (size_t)n)
-                                        : text("(out of memory)")) != 0 ||
-        (cis && json_object_set_new_nocheck(f, "cis", text(cis)) != 0)) {
-        json_decref(f);
-        f = NULL;
-    }
-    if (!f || json_array_append_new(findings, f) != 0)
-        lost++;
-    if (msg != stack)
-        free(msg);
-}
-
-void bx_finding_add(json_t *findings, const char *rule, const char *status, json_t *expected,
-                    json_t *observed, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vfinding(findings, rule, NULL, status, expected, observed, fmt, ap);
-    va_end(ap);
-}
-
-static void add(const bxp_ev *e, const char *rule, const char *status, json_t *expected,
-                json_t *observed, const char *fmt, ...) BX_FMT(6, 7);
-
-static void add(const bxp_ev *e, const char *rule, const char *status, json_t *expected,
-                json_t *observed, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vfinding(e->findings, rule, NULL, status, expected, observed, fmt, ap);
-    va_end(ap);
-}
-
-void bxp_cis(const bxp_ev *e, const char *id, const char *status, json_t *expected,
-             json_t *observed, const char *fmt, ...)
-{
-    char rule[32];
-    va_list ap;
-    snprintf(rule, sizeof rule, "cis.%s", id);
-    va_start(ap, fmt);
-    vfinding(e->findings, rule, id, status, expected, observed, fmt, ap);
-    va_end(ap);
-}
-
-/* The value at a dotted path of o, or NULL (bxp_get, without copying the path). */
-static const json_t *at_path(const json_t *o, const char *path)
-{
-    for (const char *seg = path; o;) {
-        const char *dot = strchr(seg, '.');
-        size_t n = dot ? (size_t)(dot - seg) : strlen(seg);
-        o = json_object_getn(o, seg, n);
-        if (!dot)
-            break;
-        seg = dot + 1;
-    }
-    return o;
-}
-
 static const json_t *pol(const bxp_ev *e, const char *path)
 {
     static const char sec[] = "containment.";
     if (strncmp(path, sec, sizeof sec - 1) == 0)
-        return e->pcont ? at_path(e->pcont, path + sizeof sec - 1) : NULL;
-    return at_path(e->p->effective, path);
-}
-
-/* Expected and observed values: a new reference, not a copy. Nothing modifies a finding,
- * the effective policy (after loading) or a verified statement, and jansson's reference
- * counts are atomic, so findings may share them, also across --jobs threads. */
-static json_t *share(const json_t *v)
-{
-    return v ? json_incref((json_t *)v) : json_null();
-}
-
-/* bxp_observed_list, sharing all. */
-static json_t *observed_list(json_t *bad, const json_t *all)
-{
-    if (json_array_size(bad))
-        return bad;
-    json_decref(bad);
-    return share(all);
+        return e->pcont ? bx_json_dotted(e->pcont, path + sizeof sec - 1) : NULL;
+    return bx_json_dotted(e->p->effective, path);
 }
 
 static const char *fmt_dur(int64_t s, char out[48])
@@ -243,19 +109,21 @@ static void eval_age(const bxp_ev *e)
     snprintf(m, sizeof m, "%s", json_string_value(max));
     snprintf(k, sizeof k, "%s", json_string_value(pol(e, "certificate.clockSkew")));
     if (t == INT64_MIN) {
-        add(e, "certificate.age", "unknown", share(max), share(bxp_seen(e->pred, "issuedAt")),
-            "issuedAt not observed or invalid; policy allows an age of %s", m);
+        bxp_add(e, "certificate.age", "unknown", bxp_copy(max),
+                bxp_copy(bxp_seen(e->pred, "issuedAt")),
+                "issuedAt not observed or invalid; policy allows an age of %s", m);
         return;
     }
     age = e->now - t;
     fmt_dur(age < 0 ? -age : age, a);
     if (age > e->p->max_age && age - e->p->max_age > e->p->clock_skew)
-        add(e, "certificate.age", "fail", share(max), share(atv),
-            "certificate issued %s ago (at %s); policy allows %s (+%s clock skew)", a, at, m, k);
+        bxp_add(e, "certificate.age", "fail", bxp_copy(max), bxp_copy(atv),
+                "certificate issued %s ago (at %s); policy allows %s (+%s clock skew)", a, at, m,
+                k);
     else
-        add(e, "certificate.age", "pass", share(max), share(atv),
-            "certificate issued %s %s (at %s); policy allows %s", a,
-            age < 0 ? "in the future" : "ago", at, m);
+        bxp_add(e, "certificate.age", "pass", bxp_copy(max), bxp_copy(atv),
+                "certificate issued %s %s (at %s); policy allows %s", a,
+                age < 0 ? "in the future" : "ago", at, m);
 }
 
 /* issuedAt − session.startedAt: a certificate collected long after the start says little
@@ -273,21 +141,21 @@ static void eval_collection_delay(const bxp_ev *e)
     started = time_of(e->pred, "session.startedAt");
     snprintf(m, sizeof m, "%s", json_string_value(max));
     if (issued == INT64_MIN || started == INT64_MIN) {
-        add(e, "certificate.collection_delay", "unknown", share(max), json_null(),
-            "issuedAt or session.startedAt not observed; policy allows a delay of %s", m);
+        bxp_add(e, "certificate.collection_delay", "unknown", bxp_copy(max), json_null(),
+                "issuedAt or session.startedAt not observed; policy allows a delay of %s", m);
         return;
     }
     delay = issued - started;
     fmt_dur(delay, d);
     if (delay > limit)
-        add(e, "certificate.collection_delay", "fail", share(max), json_string(d),
-            "collected %s after the session started; policy allows %s", d, m);
+        bxp_add(e, "certificate.collection_delay", "fail", bxp_copy(max), json_string(d),
+                "collected %s after the session started; policy allows %s", d, m);
     else if (delay < -e->p->clock_skew)
-        add(e, "certificate.collection_delay", "fail", share(max), json_string(d),
-            "issued %s before the session started: not a certificate of this start", d + 1);
+        bxp_add(e, "certificate.collection_delay", "fail", bxp_copy(max), json_string(d),
+                "issued %s before the session started: not a certificate of this start", d + 1);
     else
-        add(e, "certificate.collection_delay", "pass", share(max), json_string(d),
-            "collected %s after the session started; policy allows %s", d, m);
+        bxp_add(e, "certificate.collection_delay", "pass", bxp_copy(max), json_string(d),
+                "collected %s after the session started; policy allows %s", d, m);
 }
 
 static void eval_collector_version(const bxp_ev *e)
@@ -300,15 +168,15 @@ static void eval_collector_version(const bxp_ev *e)
     if (!min || bxp_semver_parse(json_string_value(min), want) != 0)
         return;
     if (!ver || bxp_semver_parse(ver, have) != 0) {
-        add(e, "collector.version", "unknown", share(min),
-            share(bxp_seen(e->pred, "collector.version")),
-            "collector version not observed or not x.y.z; policy requires at least %s",
-            json_string_value(min));
+        bxp_add(e, "collector.version", "unknown", bxp_copy(min),
+                bxp_copy(bxp_seen(e->pred, "collector.version")),
+                "collector version not observed or not x.y.z; policy requires at least %s",
+                json_string_value(min));
         return;
     }
-    add(e, "collector.version", bxp_semver_cmp(have, want) >= 0 ? "pass" : "fail", share(min),
-        share(verv), "collector version %s; policy requires at least %s", ver,
-        json_string_value(min));
+    bxp_add(e, "collector.version", bxp_semver_cmp(have, want) >= 0 ? "pass" : "fail",
+            bxp_copy(min), bxp_copy(verv), "collector version %s; policy requires at least %s", ver,
+            json_string_value(min));
 }
 
 static void eval_image(const bxp_ev *e)
@@ -319,13 +187,14 @@ static void eval_image(const bxp_ev *e)
     if (!pins)
         return;
     if (!id)
-        add(e, "image.allowed", "unknown", share(pins), json_null(),
-            "image ID not observed; policy pins %zu image(s)", json_array_size(pins));
+        bxp_add(e, "image.allowed", "unknown", bxp_copy(pins), json_null(),
+                "image ID not observed; policy pins %zu image(s)", json_array_size(pins));
     else if (in_list(pins, id))
-        add(e, "image.allowed", "pass", share(pins), share(idv), "image %s is pinned", id);
+        bxp_add(e, "image.allowed", "pass", bxp_copy(pins), bxp_copy(idv), "image %s is pinned",
+                id);
     else
-        add(e, "image.allowed", "fail", share(pins), share(idv),
-            "image %s is not in images.pins (%zu pinned)", id, json_array_size(pins));
+        bxp_add(e, "image.allowed", "fail", bxp_copy(pins), bxp_copy(idv),
+                "image %s is not in images.pins (%zu pinned)", id, json_array_size(pins));
 }
 
 static void eval_collector_pin(const bxp_ev *e)
@@ -337,20 +206,20 @@ static void eval_collector_pin(const bxp_ev *e)
     if (!json_is_true(pol(e, "images.requireCollectorPin")))
         return;
     if (!id)
-        add(e, "image.collector_pin", "unknown", json_true(),
-            share(bxp_seen(e->pred, "image.pin")), "image ID not observed");
+        bxp_add(e, "image.collector_pin", "unknown", json_true(),
+                bxp_copy(bxp_seen(e->pred, "image.pin")), "image ID not observed");
     else if (!pin)
-        add(e, "image.collector_pin", "fail", share(idv), json_null(),
-            "the collector was not told which image to expect (collect --expect-image)");
+        bxp_add(e, "image.collector_pin", "fail", bxp_copy(idv), json_null(),
+                "the collector was not told which image to expect (collect --expect-image)");
     else if (strcmp(pin, id) != 0)
-        add(e, "image.collector_pin", "fail", share(idv), share(pinv),
-            "the collector pinned %s but the session runs %s", pin, id);
+        bxp_add(e, "image.collector_pin", "fail", bxp_copy(idv), bxp_copy(pinv),
+                "the collector pinned %s but the session runs %s", pin, id);
     else if (pins && !in_list(pins, pin))
-        add(e, "image.collector_pin", "fail", share(pins), share(pinv),
-            "the collector pinned %s, which is not in images.pins", pin);
+        bxp_add(e, "image.collector_pin", "fail", bxp_copy(pins), bxp_copy(pinv),
+                "the collector pinned %s, which is not in images.pins", pin);
     else
-        add(e, "image.collector_pin", "pass", share(idv), share(pinv),
-            "the collector enforced the image %s", pin);
+        bxp_add(e, "image.collector_pin", "pass", bxp_copy(idv), bxp_copy(pinv),
+                "the collector enforced the image %s", pin);
 }
 
 /* The gitCommit of the subject named "source", or NULL. */
@@ -379,16 +248,16 @@ static void eval_source(const bxp_ev *e)
         return;
     obs = json_pack("{s:s?, s:O?}", "gitCommit", commit, "dirty", (json_t *)dirty);
     if (!commit)
-        add(e, "source.required", "fail", json_true(), obs,
-            "no source subject: the collector was not given the session's source revision");
+        bxp_add(e, "source.required", "fail", json_true(), obs,
+                "no source subject: the collector was not given the session's source revision");
     else if (!json_is_boolean(dirty))
-        add(e, "source.required", "unknown", json_true(), obs,
-            "source %s, but whether the tree was clean was not observed", commit);
+        bxp_add(e, "source.required", "unknown", json_true(), obs,
+                "source %s, but whether the tree was clean was not observed", commit);
     else if (json_is_true(dirty))
-        add(e, "source.required", "fail", json_true(), obs,
-            "source %s, with uncommitted changes in the tree", commit);
+        bxp_add(e, "source.required", "fail", json_true(), obs,
+                "source %s, with uncommitted changes in the tree", commit);
     else
-        add(e, "source.required", "pass", json_true(), obs, "source %s, clean tree", commit);
+        bxp_add(e, "source.required", "pass", json_true(), obs, "source %s, clean tree", commit);
 }
 
 /* ==== network ============================================================== */
@@ -433,17 +302,17 @@ static void eval_network(const bxp_ev *e)
         return;
     bxp_join(allowed, list, sizeof list);
     if (!mode) {
-        add(e, "containment.network", "unknown", share(allowed), json_null(),
-            "network mode not observed; policy allows %s", list);
+        bxp_add(e, "containment.network", "unknown", bxp_copy(allowed), json_null(),
+                "network mode not observed; policy allows %s", list);
         return;
     }
-    add(e, "containment.network", network_status(allowed, mode, internal), share(allowed),
-        share(modev), "network mode is %s%s; policy allows %s", mode,
-        json_is_true(internal)      ? " (internal)"
-        : json_is_boolean(internal) ? ""
-        : is_named_network(mode)    ? " (internal not observed)"
-                                    : "",
-        list);
+    bxp_add(e, "containment.network", network_status(allowed, mode, internal), bxp_copy(allowed),
+            bxp_copy(modev), "network mode is %s%s; policy allows %s", mode,
+            json_is_true(internal)      ? " (internal)"
+            : json_is_boolean(internal) ? ""
+            : is_named_network(mode)    ? " (internal not observed)"
+                                        : "",
+            list);
 }
 
 static void eval_ports(const bxp_ev *e)
@@ -456,20 +325,20 @@ static void eval_ports(const bxp_ev *e)
     if (!allow)
         return;
     if (!json_is_array(ports)) {
-        add(e, "containment.ports", "unknown", share(allow), share(ports),
-            "published ports not observed");
+        bxp_add(e, "containment.ports", "unknown", bxp_copy(allow), bxp_copy(ports),
+                "published ports not observed");
         return;
     }
     if (json_is_true(allow) || json_array_size(ports) == 0) {
-        add(e, "containment.ports", "pass", share(allow), share(ports),
-            "%zu port(s) published%s", json_array_size(ports),
-            json_is_true(allow) ? "; policy allows published ports" : "");
+        bxp_add(e, "containment.ports", "pass", bxp_copy(allow), bxp_copy(ports),
+                "%zu port(s) published%s", json_array_size(ports),
+                json_is_true(allow) ? "; policy allows published ports" : "");
         return;
     }
     json_array_foreach(ports, i, p)
         bxp_append(msg, sizeof msg, "%s%s", i ? ", " : "", bxp_port_text(p, one, sizeof one));
-    add(e, "containment.ports", "fail", share(allow), share(ports),
-        "ports published on the host: %s; policy allows none", msg);
+    bxp_add(e, "containment.ports", "fail", bxp_copy(allow), bxp_copy(ports),
+            "ports published on the host: %s; policy allows none", msg);
 }
 
 /* ==== rootfs, no-new-privileges, privileged ============================ */
@@ -498,16 +367,16 @@ static void eval_bool(const bxp_ev *e, size_t r)
         return;
     constrains = json_is_true(p) == bool_rules[r].strict;
     if (!json_is_boolean(o)) {
-        add(e, bool_rules[r].rule, "unknown", share(p), share(o),
-            "%s not observed; policy %s%s", bool_rules[r].subject,
-            constrains ? "requires " : "allows either", constrains ? want : "");
+        bxp_add(e, bool_rules[r].rule, "unknown", bxp_copy(p), bxp_copy(o),
+                "%s not observed; policy %s%s", bool_rules[r].subject,
+                constrains ? "requires " : "allows either", constrains ? want : "");
         return;
     }
-    add(e, bool_rules[r].rule,
-        !constrains || json_is_true(o) == bool_rules[r].strict ? "pass" : "fail", share(p),
-        share(o), "%s is %s; policy %s%s", bool_rules[r].subject,
-        json_is_true(o) ? bool_rules[r].on : bool_rules[r].off,
-        constrains ? "requires " : "allows either", constrains ? want : "");
+    bxp_add(e, bool_rules[r].rule,
+            !constrains || json_is_true(o) == bool_rules[r].strict ? "pass" : "fail", bxp_copy(p),
+            bxp_copy(o), "%s is %s; policy %s%s", bool_rules[r].subject,
+            json_is_true(o) ? bool_rules[r].on : bool_rules[r].off,
+            constrains ? "requires " : "allows either", constrains ? want : "");
 }
 
 /* ==== capabilities, seccomp, LSMs, runtime, user ======================== */
@@ -527,23 +396,23 @@ static void eval_caps(const bxp_ev *e)
     bxp_join(allow, a, sizeof a);
     held = bx_caps_held(bxp_seen(e->cont, "capabilities"), bxp_seen(e->cont, "noNewPrivileges"));
     if (!held) {
-        add(e, "containment.capabilities", "unknown", share(allow), json_null(),
-            "capabilities not observed; policy allows %s", a);
+        bxp_add(e, "containment.capabilities", "unknown", bxp_copy(allow), json_null(),
+                "capabilities not observed; policy allows %s", a);
         goto out;
     }
     beyond = json_array();
     json_array_foreach(held, i, v)
     {
         if (!json_is_string(v) || !in_list(allow, json_string_value(v)))
-            json_array_append_new(beyond, share(v));
+            json_array_append_new(beyond, bxp_copy(v));
     }
     if (json_array_size(beyond))
-        add(e, "containment.capabilities", "fail", share(allow), held,
-            "capabilities beyond those allowed: %s; policy allows %s",
-            bxp_join(beyond, b, sizeof b), a);
+        bxp_add(e, "containment.capabilities", "fail", bxp_copy(allow), held,
+                "capabilities beyond those allowed: %s; policy allows %s",
+                bxp_join(beyond, b, sizeof b), a);
     else
-        add(e, "containment.capabilities", "pass", share(allow), held,
-            "capabilities held: %s; policy allows %s", bxp_join(held, b, sizeof b), a);
+        bxp_add(e, "containment.capabilities", "pass", bxp_copy(allow), held,
+                "capabilities held: %s; policy allows %s", bxp_join(held, b, sizeof b), a);
     held = NULL; /* stolen */
 out:
     json_decref(held);
@@ -570,27 +439,27 @@ static void eval_seccomp(const bxp_ev *e)
     json_array_foreach(allow, i, v) pinned |= strncmp(json_string_value(v), "sha256:", 7) == 0;
     snprintf(pin, sizeof pin, "sha256:%s", sha ? sha : "");
     if (!mode) {
-        add(e, "containment.seccomp", "unknown", share(allow), share(sc),
-            "seccomp mode not observed; policy allows %s", a);
+        bxp_add(e, "containment.seccomp", "unknown", bxp_copy(allow), bxp_copy(sc),
+                "seccomp mode not observed; policy allows %s", a);
     } else if (strcmp(mode, "filter") != 0) {
-        add(e, "containment.seccomp", "fail", share(allow), share(sc),
-            "seccomp is %s; policy allows %s", mode, a);
+        bxp_add(e, "containment.seccomp", "fail", bxp_copy(allow), bxp_copy(sc),
+                "seccomp is %s; policy allows %s", mode, a);
     } else if ((sha && in_list(allow, pin)) ||
                (prof && strcmp(prof, "default") == 0 && in_list(allow, "default"))) {
-        add(e, "containment.seccomp", "pass", share(allow), share(sc),
-            "seccomp filter, profile %s%s%s; policy allows %s", prof ? prof : "?", sha ? " " : "",
-            sha ? pin : "", a);
+        bxp_add(e, "containment.seccomp", "pass", bxp_copy(allow), bxp_copy(sc),
+                "seccomp filter, profile %s%s%s; policy allows %s", prof ? prof : "?",
+                sha ? " " : "", sha ? pin : "", a);
     } else if (!sha && pinned) {
-        add(e, "containment.seccomp", "unknown", share(allow), share(sc),
-            "seccomp filter, profile %s, its hash not observed; policy allows %s",
-            prof ? prof : "not observed", a);
+        bxp_add(e, "containment.seccomp", "unknown", bxp_copy(allow), bxp_copy(sc),
+                "seccomp filter, profile %s, its hash not observed; policy allows %s",
+                prof ? prof : "not observed", a);
     } else if (!prof && !sha) {
-        add(e, "containment.seccomp", "unknown", share(allow), share(sc),
-            "seccomp filter, profile not observed; policy allows %s", a);
+        bxp_add(e, "containment.seccomp", "unknown", bxp_copy(allow), bxp_copy(sc),
+                "seccomp filter, profile not observed; policy allows %s", a);
     } else {
-        add(e, "containment.seccomp", "fail", share(allow), share(sc),
-            "seccomp filter, profile %s%s%s; policy allows %s", prof ? prof : "?", sha ? " " : "",
-            sha ? pin : "", a);
+        bxp_add(e, "containment.seccomp", "fail", bxp_copy(allow), bxp_copy(sc),
+                "seccomp filter, profile %s%s%s; policy allows %s", prof ? prof : "?",
+                sha ? " " : "", sha ? pin : "", a);
     }
 }
 
@@ -610,16 +479,16 @@ static void eval_lsm(const bxp_ev *e, const char *rule, const char *key, const c
         return;
     required = strcmp(json_string_value(p), "required") == 0;
     if (!json_is_boolean(avail))
-        add(e, rule, "unknown", share(p), share(lsm),
-            "whether the host has %s was not observed", name);
+        bxp_add(e, rule, "unknown", bxp_copy(p), bxp_copy(lsm),
+                "whether the host has %s was not observed", name);
     else if (!json_is_true(avail))
-        add(e, rule, "n/a", share(p), share(lsm), "the host has no %s", name);
+        bxp_add(e, rule, "n/a", bxp_copy(p), bxp_copy(lsm), "the host has no %s", name);
     else if (!required)
-        add(e, rule, "pass", share(p), share(lsm), "%s %s %s; policy allows any", name,
-            member, v ? v : "none");
+        bxp_add(e, rule, "pass", bxp_copy(p), bxp_copy(lsm), "%s %s %s; policy allows any", name,
+                member, v ? v : "none");
     else
-        add(e, rule, confined ? "pass" : "fail", share(p), share(lsm),
-            "%s %s %s; policy requires one", name, member, v ? v : "none (disabled)");
+        bxp_add(e, rule, confined ? "pass" : "fail", bxp_copy(p), bxp_copy(lsm),
+                "%s %s %s; policy requires one", name, member, v ? v : "none (disabled)");
 }
 
 static void eval_runtime(const bxp_ev *e)
@@ -633,11 +502,11 @@ static void eval_runtime(const bxp_ev *e)
         return;
     bxp_join(allowed, list, sizeof list);
     if (!name)
-        add(e, "containment.runtime", "unknown", share(allowed), json_null(),
-            "runtime not observed; policy allows %s", list);
+        bxp_add(e, "containment.runtime", "unknown", bxp_copy(allowed), json_null(),
+                "runtime not observed; policy allows %s", list);
     else
-        add(e, "containment.runtime", in_list(allowed, name) ? "pass" : "fail", share(allowed),
-            share(namev), "runtime %s; policy allows %s", name, list);
+        bxp_add(e, "containment.runtime", in_list(allowed, name) ? "pass" : "fail",
+                bxp_copy(allowed), bxp_copy(namev), "runtime %s; policy allows %s", name, list);
 }
 
 static int uid_allowed(const json_t *uids, long long uid)
@@ -663,37 +532,37 @@ static void eval_user(const bxp_ev *e)
     if (!p)
         return;
     if (bxp_user_read(user, &u) != BXP_YES) {
-        add(e, "containment.user", "unknown", share(p), share(user), "user not observed");
+        bxp_add(e, "containment.user", "unknown", bxp_copy(p), bxp_copy(user), "user not observed");
         return;
     }
     bxp_user_text(user, &u, who, sizeof who);
     if ((nonroot || uids) && u.uid_root) {
-        add(e, "containment.user", "fail", share(p), share(user), "%s runs as root", who);
+        bxp_add(e, "containment.user", "fail", bxp_copy(p), bxp_copy(user), "%s runs as root", who);
         return;
     }
     if (nonroot && u.gid_root) {
-        add(e, "containment.user", "fail", share(p), share(user),
-            "%s runs with group root (gid 0)", who);
+        bxp_add(e, "containment.user", "fail", bxp_copy(p), bxp_copy(user),
+                "%s runs with group root (gid 0)", who);
         return;
     }
     if (uids) {
         for (size_t i = 0; u.have_uid && i < u.nuids; i++) {
             if (!uid_allowed(uids, u.uids[i])) {
-                add(e, "containment.user", "fail", share(p), share(user),
-                    "%s: uid %lld is not in user.uids", who, u.uids[i]);
+                bxp_add(e, "containment.user", "fail", bxp_copy(p), bxp_copy(user),
+                        "%s: uid %lld is not in user.uids", who, u.uids[i]);
                 return;
             }
         }
     }
     if ((nonroot || uids) && !u.have_uid)
-        add(e, "containment.user", "unknown", share(p), share(user),
-            "%s: its uid was not observed", who);
+        bxp_add(e, "containment.user", "unknown", bxp_copy(p), bxp_copy(user),
+                "%s: its uid was not observed", who);
     else if (nonroot && !u.have_gid)
-        add(e, "containment.user", "unknown", share(p), share(user),
-            "%s: its gid and groups were not observed", who);
+        bxp_add(e, "containment.user", "unknown", bxp_copy(p), bxp_copy(user),
+                "%s: its gid and groups were not observed", who);
     else
-        add(e, "containment.user", "pass", share(p), share(user), "%s%s", who,
-            nonroot || uids ? ", not root" : "; policy allows any user");
+        bxp_add(e, "containment.user", "pass", bxp_copy(p), bxp_copy(user), "%s%s", who,
+                nonroot || uids ? ", not root" : "; policy allows any user");
 }
 
 /* ==== namespaces ========================================================== */
@@ -712,7 +581,7 @@ static void eval_namespaces(const bxp_ev *e)
     for (size_t i = 0; i < 6; i++) {
         const json_t *m = bxp_ns_mode_value(e->cont, ns_names[i]);
         const char *mode = json_string_value(m);
-        json_object_set_new_nocheck(obs, ns_names[i], share(m));
+        json_object_set_new_nocheck(obs, ns_names[i], bxp_copy(m));
         if (!mode)
             bxp_append(unseen, sizeof unseen, "%s%s", *unseen ? ", " : "", ns_names[i]);
         else if (bxp_ns_is_host(ns_names[i], mode) && !in_list(allowed, ns_names[i]))
@@ -720,14 +589,14 @@ static void eval_namespaces(const bxp_ev *e)
     }
     bxp_join(allowed, list, sizeof list);
     if (*bad)
-        add(e, "containment.namespaces", "fail", share(allowed), obs,
-            "host namespaces shared: %s; policy allows the host's %s", bad, list);
+        bxp_add(e, "containment.namespaces", "fail", bxp_copy(allowed), obs,
+                "host namespaces shared: %s; policy allows the host's %s", bad, list);
     else if (*unseen)
-        add(e, "containment.namespaces", "unknown", share(allowed), obs,
-            "namespaces not observed: %s; policy allows the host's %s", unseen, list);
+        bxp_add(e, "containment.namespaces", "unknown", bxp_copy(allowed), obs,
+                "namespaces not observed: %s; policy allows the host's %s", unseen, list);
     else
-        add(e, "containment.namespaces", "pass", share(allowed), obs,
-            "no namespace shared with the host beyond those allowed (%s)", list);
+        bxp_add(e, "containment.namespaces", "pass", bxp_copy(allowed), obs,
+                "no namespace shared with the host beyond those allowed (%s)", list);
 }
 
 static void eval_userns(const bxp_ev *e)
@@ -741,13 +610,13 @@ static void eval_userns(const bxp_ev *e)
         return;
     remapped = strcmp(json_string_value(p), "remapped") == 0;
     if (!mode)
-        add(e, "containment.userns", "unknown", share(p), json_null(),
-            "user namespace not observed");
+        bxp_add(e, "containment.userns", "unknown", bxp_copy(p), json_null(),
+                "user namespace not observed");
     else
-        add(e, "containment.userns", remapped && bxp_ns_is_host("user", mode) ? "fail" : "pass",
-            share(p), share(modev), "user namespace %s%s",
-            bxp_ns_is_host("user", mode) ? "is the host's" : mode,
-            remapped ? "; policy requires a remapped one" : "; policy allows any");
+        bxp_add(e, "containment.userns", remapped && bxp_ns_is_host("user", mode) ? "fail" : "pass",
+                bxp_copy(p), bxp_copy(modev), "user namespace %s%s",
+                bxp_ns_is_host("user", mode) ? "is the host's" : mode,
+                remapped ? "; policy requires a remapped one" : "; policy allows any");
 }
 
 /* ==== resources ============================================================ */
@@ -771,18 +640,18 @@ static void eval_limit(const bxp_ev *e, const char *rule, const char *key, const
     else
         snprintf(m, sizeof m, "%lld", (long long)max);
     if (!json_is_object(res))
-        add(e, rule, "unknown", share(p), json_null(), "resources not observed");
+        bxp_add(e, rule, "unknown", bxp_copy(p), json_null(), "resources not observed");
     else if (!json_is_integer(v))
-        add(e, rule, "fail", share(p), json_null(),
-            "no %s limit (unlimited); policy requires at most %s", what, m);
+        bxp_add(e, rule, "fail", bxp_copy(p), json_null(),
+                "no %s limit (unlimited); policy requires at most %s", what, m);
     else {
         int64_t x = json_integer_value(v);
         if (json_is_string(p))
             fmt_size(x, h);
         else
             snprintf(h, sizeof h, "%lld", (long long)x);
-        add(e, rule, x <= max ? "pass" : "fail", share(p), share(v),
-            "%s limit %s; policy allows at most %s", what, h, m);
+        bxp_add(e, rule, x <= max ? "pass" : "fail", bxp_copy(p), bxp_copy(v),
+                "%s limit %s; policy allows at most %s", what, h, m);
     }
 }
 
@@ -797,18 +666,18 @@ static void eval_cpus(const bxp_ev *e)
         return;
     fmt_cpus(max, m);
     if (!json_is_object(res)) {
-        add(e, "containment.resources.cpus", "unknown", share(p), json_null(),
-            "resources not observed");
+        bxp_add(e, "containment.resources.cpus", "unknown", bxp_copy(p), json_null(),
+                "resources not observed");
         return;
     }
     have = bx_cpu_limit(res);
     if (have < 0)
-        add(e, "containment.resources.cpus", "fail", share(p), json_null(),
-            "no CPU limit (unlimited); policy requires at most %s CPU(s)", m);
+        bxp_add(e, "containment.resources.cpus", "fail", bxp_copy(p), json_null(),
+                "no CPU limit (unlimited); policy requires at most %s CPU(s)", m);
     else
-        add(e, "containment.resources.cpus", have <= max ? "pass" : "fail", share(p),
-            json_integer(have), "CPU limit %s CPU(s); policy allows at most %s", fmt_cpus(have, h),
-            m);
+        bxp_add(e, "containment.resources.cpus", have <= max ? "pass" : "fail", bxp_copy(p),
+                json_integer(have), "CPU limit %s CPU(s); policy allows at most %s",
+                fmt_cpus(have, h), m);
 }
 
 /* ==== write surface, mounts, devices, cgroup parent, restart =================== */
@@ -874,8 +743,8 @@ static void eval_write_surface(const bxp_ev *e)
     if (!writable)
         return;
     if (!json_is_array(ws)) {
-        add(e, "containment.write_surface", "unknown", share(writable), json_null(),
-            "write surface not observed");
+        bxp_add(e, "containment.write_surface", "unknown", bxp_copy(writable), json_null(),
+                "write surface not observed");
         return;
     }
     json_array_foreach(writable, i, w)
@@ -890,18 +759,18 @@ static void eval_write_surface(const bxp_ev *e)
                         sizeof why);
         if (*why) {
             bxp_append(msg, sizeof msg, "%s%s", bad ? "; " : "", why);
-            json_array_append_new(refused, share(s));
+            json_array_append_new(refused, bxp_copy(s));
             bad++;
         }
     }
     if (bad)
-        add(e, "containment.write_surface", "fail", share(writable),
-            observed_list(refused, ws), "%zu of %zu writable places refused: %s", bad,
-            json_array_size(ws), msg);
+        bxp_add(e, "containment.write_surface", "fail", bxp_copy(writable),
+                bxp_observed_list(refused, ws), "%zu of %zu writable places refused: %s", bad,
+                json_array_size(ws), msg);
     else
-        add(e, "containment.write_surface", "pass", share(writable),
-            observed_list(refused, ws), "all %zu writable places are allowed",
-            json_array_size(ws));
+        bxp_add(e, "containment.write_surface", "pass", bxp_copy(writable),
+                bxp_observed_list(refused, ws), "all %zu writable places are allowed",
+                json_array_size(ws));
 }
 
 static void eval_mounts(const bxp_ev *e)
@@ -915,8 +784,8 @@ static void eval_mounts(const bxp_ev *e)
     if (!forbidden)
         return;
     if (!json_is_array(mounts)) {
-        add(e, "containment.mounts", "unknown", share(forbidden), json_null(),
-            "mounts not observed");
+        bxp_add(e, "containment.mounts", "unknown", bxp_copy(forbidden), json_null(),
+                "mounts not observed");
         return;
     }
     bad = json_array();
@@ -943,19 +812,21 @@ static void eval_mounts(const bxp_ev *e)
                 continue;
             bxp_append(msg, sizeof msg, "%s%s on %s (forbidden: %s, %s)", *msg ? "; " : "", src,
                        dest ? dest : "?", fsrc, rw_only ? "read-write" : "any access");
-            json_array_append_new(bad, share(m));
+            json_array_append_new(bad, bxp_copy(m));
             break;
         }
     }
     if (*msg)
-        add(e, "containment.mounts", "fail", share(forbidden), observed_list(bad, mounts),
-            "forbidden mounts: %s", msg);
+        bxp_add(e, "containment.mounts", "fail", bxp_copy(forbidden),
+                bxp_observed_list(bad, mounts), "forbidden mounts: %s", msg);
     else if (*unseen)
-        add(e, "containment.mounts", "unknown", share(forbidden), observed_list(bad, mounts),
-            "source or access of mounts not observed: %s", unseen);
+        bxp_add(e, "containment.mounts", "unknown", bxp_copy(forbidden),
+                bxp_observed_list(bad, mounts), "source or access of mounts not observed: %s",
+                unseen);
     else
-        add(e, "containment.mounts", "pass", share(forbidden), observed_list(bad, mounts),
-            "none of %zu mount(s) is forbidden", json_array_size(mounts));
+        bxp_add(e, "containment.mounts", "pass", bxp_copy(forbidden),
+                bxp_observed_list(bad, mounts), "none of %zu mount(s) is forbidden",
+                json_array_size(mounts));
 }
 
 static void eval_propagation(const bxp_ev *e)
@@ -969,24 +840,24 @@ static void eval_propagation(const bxp_ev *e)
     if (!p)
         return;
     if (!json_is_array(mounts)) {
-        add(e, "containment.propagation", "unknown", share(p), json_null(),
-            "mounts not observed");
+        bxp_add(e, "containment.propagation", "unknown", bxp_copy(p), json_null(),
+                "mounts not observed");
         return;
     }
     bad = json_array();
     unseen = bxp_shared_mounts(mounts, msg, sizeof msg, bad);
     if (json_is_true(p))
-        add(e, "containment.propagation", "pass", share(p), observed_list(bad, mounts),
-            "policy allows shared mount propagation");
+        bxp_add(e, "containment.propagation", "pass", bxp_copy(p), bxp_observed_list(bad, mounts),
+                "policy allows shared mount propagation");
     else if (*msg)
-        add(e, "containment.propagation", "fail", share(p), observed_list(bad, mounts),
-            "mounts with shared propagation: %s", msg);
+        bxp_add(e, "containment.propagation", "fail", bxp_copy(p), bxp_observed_list(bad, mounts),
+                "mounts with shared propagation: %s", msg);
     else if (unseen)
-        add(e, "containment.propagation", "unknown", share(p), observed_list(bad, mounts),
-            "propagation of a mount not observed");
+        bxp_add(e, "containment.propagation", "unknown", bxp_copy(p),
+                bxp_observed_list(bad, mounts), "propagation of a mount not observed");
     else
-        add(e, "containment.propagation", "pass", share(p), observed_list(bad, mounts),
-            "no mount with shared propagation");
+        bxp_add(e, "containment.propagation", "pass", bxp_copy(p), bxp_observed_list(bad, mounts),
+                "no mount with shared propagation");
 }
 
 static void eval_devices(const bxp_ev *e)
@@ -999,14 +870,14 @@ static void eval_devices(const bxp_ev *e)
         return;
     r = bxp_host_devices(dev, msg, sizeof msg);
     if (strcmp(json_string_value(p), "any") == 0 && r >= 0)
-        add(e, "containment.devices", "pass", share(p), share(dev),
-            "policy allows any device");
+        bxp_add(e, "containment.devices", "pass", bxp_copy(p), bxp_copy(dev),
+                "policy allows any device");
     else if (r < 0)
-        add(e, "containment.devices", "unknown", share(p), share(dev),
-            "devices not observed");
+        bxp_add(e, "containment.devices", "unknown", bxp_copy(p), bxp_copy(dev),
+                "devices not observed");
     else
-        add(e, "containment.devices", r ? "fail" : "pass", share(p), share(dev), "%s%s",
-            r ? "host devices: " : "no host device", msg);
+        bxp_add(e, "containment.devices", r ? "fail" : "pass", bxp_copy(p), bxp_copy(dev), "%s%s",
+                r ? "host devices: " : "no host device", msg);
 }
 
 static void eval_cgroup_parent(const bxp_ev *e)
@@ -1018,55 +889,18 @@ static void eval_cgroup_parent(const bxp_ev *e)
     if (!p)
         return;
     if (!parent)
-        add(e, "containment.cgroup_parent", "unknown", share(p), json_null(),
-            "cgroup parent not observed");
+        bxp_add(e, "containment.cgroup_parent", "unknown", bxp_copy(p), json_null(),
+                "cgroup parent not observed");
     else if (json_is_false(p) || !*parent)
-        add(e, "containment.cgroup_parent", "pass", share(p), share(parentv),
-            "cgroup parent is %s%s", *parent ? parent : "the engine's default",
-            json_is_false(p) ? "; policy allows any" : "");
+        bxp_add(e, "containment.cgroup_parent", "pass", bxp_copy(p), bxp_copy(parentv),
+                "cgroup parent is %s%s", *parent ? parent : "the engine's default",
+                json_is_false(p) ? "; policy allows any" : "");
     else
-        add(e, "containment.cgroup_parent", "fail", share(p), share(parentv),
-            "cgroup parent %s; policy requires the engine's default", parent);
+        bxp_add(e, "containment.cgroup_parent", "fail", bxp_copy(p), bxp_copy(parentv),
+                "cgroup parent %s; policy requires the engine's default", parent);
 }
 
 /* How many restarts a restart policy allows: -2 not observed, -1 unbounded. */
-static long long restarts_allowed(const json_t *rp, const char **name)
-{
-    const json_t *count = json_object_get(rp, "maximumRetryCount");
-    *name = json_string_value(json_object_get(rp, "name"));
-    if (!*name)
-        return -2;
-    if (!**name || strcmp(*name, "no") == 0)
-        return 0;
-    if (strcmp(*name, "always") == 0 || strcmp(*name, "unless-stopped") == 0)
-        return -1;
-    if (strcmp(*name, "on-failure") != 0 || !json_is_integer(count))
-        return -2;
-    return json_integer_value(count) > 0 ? json_integer_value(count) : -1; /* 0 = forever */
-}
-
-void bxp_restart_finding(const bxp_ev *e, const char *id, long long max, const json_t *expected)
-{
-    const json_t *rp = bxp_seen(e->pred, "session.restartPolicy");
-    const char *name = NULL;
-    long long n = restarts_allowed(rp, &name);
-    const char *status = n == -2 ? "unknown" : n == -1 || n > max ? "fail" : "pass";
-    char text[96];
-
-    if (n == -2)
-        snprintf(text, sizeof text, "restart policy not observed or not understood");
-    else if (n == -1)
-        snprintf(text, sizeof text, "restart policy \"%s\" restarts without bound", name);
-    else
-        snprintf(text, sizeof text, "restart policy \"%s\" allows %lld restart(s)", name, n);
-    if (id)
-        bxp_cis(e, id, status, share(expected), share(rp),
-                "%s; CIS allows on-failure up to %lld", text, max);
-    else
-        add(e, "containment.restart", status, share(expected), share(rp),
-            "%s; policy allows %lld", text, max);
-}
-
 static void eval_restart(const bxp_ev *e)
 {
     const json_t *p = pol(e, "containment.restartMaxRetries");
@@ -1087,11 +921,11 @@ static void eval_evidence_level(const bxp_ev *e)
         return;
     bxp_join(accept, list, sizeof list);
     if (!level)
-        add(e, "evidence.level", "unknown", share(accept), json_null(),
-            "evidence level not observed; policy accepts %s", list);
+        bxp_add(e, "evidence.level", "unknown", bxp_copy(accept), json_null(),
+                "evidence level not observed; policy accepts %s", list);
     else
-        add(e, "evidence.level", in_list(accept, level) ? "pass" : "fail", share(accept),
-            share(levelv), "evidence level %s; policy accepts %s", level, list);
+        bxp_add(e, "evidence.level", in_list(accept, level) ? "pass" : "fail", bxp_copy(accept),
+                bxp_copy(levelv), "evidence level %s; policy accepts %s", level, list);
 }
 
 static void eval_discrepancies(const bxp_ev *e)
@@ -1104,12 +938,12 @@ static void eval_discrepancies(const bxp_ev *e)
     if (!p)
         return;
     if (!json_is_array(d)) {
-        add(e, "evidence.discrepancies", "unknown", share(p), json_null(),
-            "discrepancies not observed");
+        bxp_add(e, "evidence.discrepancies", "unknown", bxp_copy(p), json_null(),
+                "discrepancies not observed");
         return;
     }
     if (json_array_size(d) == 0) {
-        add(e, "evidence.discrepancies", "pass", share(p), share(d), "the sources agree");
+        bxp_add(e, "evidence.discrepancies", "pass", bxp_copy(p), bxp_copy(d), "the sources agree");
         return;
     }
     json_array_foreach(d, i, v)
@@ -1119,9 +953,10 @@ static void eval_discrepancies(const bxp_ev *e)
         bxp_append(msg, sizeof msg, "%s%s%s%s", i ? "; " : "", f ? f : "?", why ? ": " : "",
                    why ? why : "");
     }
-    add(e, "evidence.discrepancies", strcmp(json_string_value(p), "warn") == 0 ? "warn" : "fail",
-        share(p), share(d), "%zu discrepanc%s between sources: %s", json_array_size(d),
-        json_array_size(d) == 1 ? "y" : "ies", msg);
+    bxp_add(e, "evidence.discrepancies",
+            strcmp(json_string_value(p), "warn") == 0 ? "warn" : "fail", bxp_copy(p), bxp_copy(d),
+            "%zu discrepanc%s between sources: %s", json_array_size(d),
+            json_array_size(d) == 1 ? "y" : "ies", msg);
 }
 
 static void eval_requested(const bxp_ev *e)
@@ -1135,34 +970,35 @@ static void eval_requested(const bxp_ev *e)
         return;
     want = bxp_seen(req, "containment");
     if (!req) {
-        add(e, "requested.match", "fail", json_true(), json_null(),
-            "no requested containment recorded (collect --requested); policy requires one");
+        bxp_add(e, "requested.match", "fail", json_true(), json_null(),
+                "no requested containment recorded (collect --requested); policy requires one");
         return;
     }
     if (!json_is_object(want)) {
-        add(e, "requested.match", "unknown", json_true(), share(req),
-            "requested containment not readable");
+        bxp_add(e, "requested.match", "unknown", json_true(), bxp_copy(req),
+                "requested containment not readable");
         return;
     }
     obs = json_object();
     json_object_foreach((json_t *)want, name, v)
     {
         bx_cmp c = bx_compare_field(name, v, e->cont, why, sizeof why);
-        json_object_set_new(obs, name, share(bxp_seen(e->cont, name)));
+        json_object_set_new(obs, name, bxp_copy(bxp_seen(e->cont, name)));
         if (c == BX_CMP_WEAKER)
             bxp_append(weak, sizeof weak, "%s%s (%s)", *weak ? ", " : "", name, why);
         else if (c == BX_CMP_UNKNOWN)
             bxp_append(unsure, sizeof unsure, "%s%s (%s)", *unsure ? ", " : "", name, why);
     }
     if (*weak)
-        add(e, "requested.match", "fail", share(want), obs, "weaker than requested: %s", weak);
+        bxp_add(e, "requested.match", "fail", bxp_copy(want), obs, "weaker than requested: %s",
+                weak);
     else if (*unsure)
-        add(e, "requested.match", "unknown", share(want), obs,
-            "cannot compare with requested: %s", unsure);
+        bxp_add(e, "requested.match", "unknown", bxp_copy(want), obs,
+                "cannot compare with requested: %s", unsure);
     else
-        add(e, "requested.match", "pass", share(want), obs,
-            "effective containment at least as strong as requested (%zu field(s))",
-            json_object_size(want));
+        bxp_add(e, "requested.match", "pass", bxp_copy(want), obs,
+                "effective containment at least as strong as requested (%zu field(s))",
+                json_object_size(want));
 }
 
 /* ---- members a predicate version lacks ------------------------------------------------ */
@@ -1199,19 +1035,19 @@ static void eval_sysctls(const bxp_ev *e)
     if (!json_is_object(have)) {
         json_decref(bad);
         if (lacks(e, "containment.sysctls", "containment.sysctls"))
-            add(e, "containment.sysctls", "unknown", share(want), json_null(),
-                "sysctls are not in predicate v%u (a member of v2 and later): the policy needs "
-                "a newer certificate",
-                e->version);
+            bxp_add(e, "containment.sysctls", "unknown", bxp_copy(want), json_null(),
+                    "sysctls are not in predicate v%u (a member of v2 and later): the policy needs "
+                    "a newer certificate",
+                    e->version);
         else
-            add(e, "containment.sysctls", "unknown", share(want), json_null(),
-                "sysctls not observed");
+            bxp_add(e, "containment.sysctls", "unknown", bxp_copy(want), json_null(),
+                    "sysctls not observed");
         return;
     }
     json_object_foreach((json_t *)have, name, v)
     {
-        if (!json_is_string(json_object_get(v, "engine")) ||
-            (allow && in_list(allow, name)) || !allow)
+        if (!json_is_string(json_object_get(v, "engine")) || (allow && in_list(allow, name)) ||
+            !allow)
             continue;
         nbad++;
         json_object_set(bad, name, (json_t *)v);
@@ -1232,8 +1068,8 @@ static void eval_sysctls(const bxp_ev *e)
             continue;
         nbad += kernel != NULL;
         json_object_set(bad, name, entry ? (json_t *)entry : json_null());
-        o += (size_t)snprintf(list + o, o < sizeof list ? sizeof list - o : 0, "%s%s %s", o ? ", " : "",
-                              name, kernel ? "differs" : "not read back");
+        o += (size_t)snprintf(list + o, o < sizeof list ? sizeof list - o : 0, "%s%s %s",
+                              o ? ", " : "", name, kernel ? "differs" : "not read back");
     }
     if (o) {
         size_t w = strlen(why);
@@ -1242,11 +1078,11 @@ static void eval_sysctls(const bxp_ev *e)
             status = nbad ? "fail" : "unknown";
     }
     if (strcmp(status, "pass") == 0)
-        add(e, "containment.sysctls", status, share(want), share(have),
-            "%zu sysctl(s): every one the engine set is allowed, every pinned value holds",
-            json_object_size(have));
+        bxp_add(e, "containment.sysctls", status, bxp_copy(want), bxp_copy(have),
+                "%zu sysctl(s): every one the engine set is allowed, every pinned value holds",
+                json_object_size(have));
     else
-        add(e, "containment.sysctls", status, share(want), bad, "%s", why);
+        bxp_add(e, "containment.sysctls", status, bxp_copy(want), bad, "%s", why);
     if (strcmp(status, "pass") == 0)
         json_decref(bad);
 }

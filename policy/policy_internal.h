@@ -99,6 +99,9 @@ typedef struct {
 } bxp_ev;
 
 /* Append a CIS finding: rule "cis.<id>" with "cis": id. expected/observed are stolen. */
+/* A finding of rule (policy_eval.c's rules). expected and observed are stolen. */
+void bxp_add(const bxp_ev *e, const char *rule, const char *status, json_t *expected,
+             json_t *observed, const char *fmt, ...) BX_FMT(6, 7);
 void bxp_cis(const bxp_ev *e, const char *id, const char *status, json_t *expected,
              json_t *observed, const char *fmt, ...) BX_FMT(6, 7);
 /* The CIS Docker Benchmark 1.6 checks, when the policy selects the benchmark. */

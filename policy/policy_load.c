@@ -15,12 +15,7 @@
 
 const json_t *bxp_get(const json_t *effective, const char *path)
 {
-    char buf[128], *save = NULL;
-    const json_t *v = effective;
-    snprintf(buf, sizeof buf, "%s", path);
-    for (char *t = strtok_r(buf, ".", &save); t && v; t = strtok_r(NULL, ".", &save))
-        v = json_object_get(v, t);
-    return v;
+    return bx_json_dotted(effective, path);
 }
 
 /* s, cut and with control characters replaced, for a one-line message. */
@@ -209,7 +204,7 @@ static int load_keys(const bx_yaml_doc *doc, const char *folder, part *pt, bx_er
     pt->has_keys = 1;
     pt->keys = calloc(n ? n : 1, sizeof *pt->keys);
     if (!pt->keys)
-        return bx_yaml_error(doc, "/trust/keys", err, BX_ECONFIG, "out of memory");
+        return bx_yaml_error(doc, "/trust/keys", err, BX_ENOMEM, "out of memory");
     for (size_t i = 0; i < n && rc == 0; i++) {
         rc = load_key(doc, i, json_array_get(list, i), folder, &pt->keys[i], err);
         if (rc == 0)
@@ -393,7 +388,7 @@ static int finish(bx_policy *p, part *pt, bx_error *err)
     pt->keys = NULL;
     pt->nkeys = 0;
     if (fill_defaults(p->effective) != 0)
-        return bx_error_set(err, BX_ECONFIG, p->source, "out of memory");
+        return bx_error_set(err, BX_ENOMEM, p->source, "out of memory");
     skew = json_string_value(bxp_get(p->effective, "certificate.clockSkew"));
     p->threshold = (int)json_integer_value(bxp_get(p->effective, "trust.threshold"));
     p->max_age = -1;
@@ -534,7 +529,7 @@ int bx_policy_add_key_file(bx_policy *p, const char *path, bx_error *err)
             goto out;
     keys = realloc(p->keys, (p->nkeys + 1) * sizeof *keys);
     if (!keys) {
-        rc = bx_error_set(err, BX_ECONFIG, path, "out of memory");
+        rc = bx_error_set(err, BX_ENOMEM, path, "out of memory");
         goto out;
     }
     p->keys = keys;

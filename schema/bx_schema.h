@@ -6,6 +6,8 @@
 
 #include "bx_common.h"
 
+#include <stdarg.h>
+
 #define BX_PAYLOAD_TYPE "application/vnd.in-toto+json"
 #define BX_STATEMENT_TYPE "https://in-toto.io/Statement/v1"
 /* Predicate versions (certificate.md, "Versions"): each has its own closed schema; v1 stays
@@ -80,6 +82,44 @@ int bx_json_parse_strict(const char *buf, size_t len, int want_object, int requi
 /* RFC 7396 merge patch: target (borrowed, may be NULL) with patch (borrowed) laid over it;
  * a null in patch removes the member. A new value (caller owns), NULL when out of memory. */
 json_t *bx_json_merge_patch(const json_t *target, const json_t *patch);
+
+/* ---- JSON lookups ---------------------------------------------------------- */
+
+/* The member at a dotted path of objects ("containment.network.mode"), or NULL. Borrowed. */
+const json_t *bx_json_dotted(const json_t *o, const char *path);
+/* The value at an RFC 6901 JSON pointer ("/containment/mounts/0/source", ~0 and ~1 read as
+ * ~ and /), or NULL. Borrowed. */
+const json_t *bx_json_at(const json_t *o, const char *pointer);
+
+/* ---- findings (findings.c) --------------------------------------------------
+ * A finding is {rule, status, expected, observed, message} (and cis for a CIS check). */
+typedef enum {
+    BX_FINDING_PASS,
+    BX_FINDING_FAIL,
+    BX_FINDING_UNKNOWN,
+    BX_FINDING_WARN,
+    BX_FINDING_NA,
+    BX_FINDING_INVALID, /* a status missing, or not one of the five */
+} bx_finding_status;
+
+bx_finding_status bx_finding_status_of(const json_t *finding);
+/* 1 when the finding fails a verdict: fail, unknown, or a status missing or unknown. */
+int bx_finding_failing(const json_t *finding);
+/* 1 when findings is a non-empty array none of whose findings is failing. */
+int bx_findings_pass(const json_t *findings);
+/* Append a finding to findings. expected and observed are stolen (NULL: JSON null); the
+ * message (printf) is kept on one line and valid UTF-8 (control characters and incomplete
+ * characters as '?'); cis (may be NULL) adds the "cis" member. A finding that cannot be
+ * recorded (out of memory) is counted (bx_findings_lost), never silently dropped. */
+void bx_finding_add(json_t *findings, const char *rule, const char *status, json_t *expected,
+                    json_t *observed, const char *fmt, ...) BX_FMT(6, 7);
+void bx_finding_addv(json_t *findings, const char *rule, const char *cis, const char *status,
+                     json_t *expected, json_t *observed, const char *fmt, va_list ap)
+    BX_FMT(7, 0);
+/* How many findings this thread could not record (out of memory) since it started; a
+ * caller compares the count before and after an evaluation: a verdict must not be given
+ * from findings that lost one. */
+unsigned long bx_findings_lost(void);
 
 /* ---- DSSE ------------------------------------------------------------------ */
 

@@ -14,7 +14,7 @@ int bx_dsse_pae(const char *type, const unsigned char *body, size_t len, unsigne
     size_t total = (size_t)hn + tlen + (size_t)mn + len;
     unsigned char *p = malloc(total ? total : 1);
     if (!p)
-        return bx_error_set(err, BX_EENV, NULL, "out of memory");
+        return bx_error_set(err, BX_ENOMEM, NULL, "out of memory");
     memcpy(p, head, (size_t)hn);
     memcpy(p + hn, type, tlen);
     memcpy(p + hn + tlen, mid, (size_t)mn);
@@ -72,7 +72,7 @@ static int parse_sig(json_t *s, size_t i, bx_dsse_sig *out, bx_error *err)
     if (kid && json_string_length(kid) > 0) {
         out->keyid = strdup(json_string_value(kid));
         if (!out->keyid)
-            return bx_error_set(err, BX_EENV, NULL, "out of memory");
+            return bx_error_set(err, BX_ENOMEM, NULL, "out of memory");
     }
     rc = bx_b64_decode(json_string_value(sig), json_string_length(sig), &out->sig, &out->siglen,
                        err);
@@ -271,7 +271,7 @@ int bx_envelope_parse(const char *buf, size_t len, bx_envelope *env, bx_error *e
     }
     env->payload_type = strdup(pt);
     if (!env->payload_type) {
-        rc = bx_error_set(err, BX_EENV, NULL, "out of memory");
+        rc = bx_error_set(err, BX_ENOMEM, NULL, "out of memory");
         goto out;
     }
     unsigned char *pl = NULL;
@@ -285,7 +285,7 @@ int bx_envelope_parse(const char *buf, size_t len, bx_envelope *env, bx_error *e
     env->payload = realloc(pl, pllen + 1);
     if (!env->payload) {
         free(pl);
-        rc = bx_error_set(err, BX_EENV, NULL, "out of memory");
+        rc = bx_error_set(err, BX_ENOMEM, NULL, "out of memory");
         goto out;
     }
     env->payload[pllen] = '\0';
@@ -299,7 +299,7 @@ int bx_envelope_parse(const char *buf, size_t len, bx_envelope *env, bx_error *e
     if (n) {
         env->sigs = calloc(n, sizeof *env->sigs);
         if (!env->sigs) {
-            rc = bx_error_set(err, BX_EENV, NULL, "out of memory");
+            rc = bx_error_set(err, BX_ENOMEM, NULL, "out of memory");
             goto out;
         }
     }
@@ -331,7 +331,7 @@ int bx_envelope_sign(bx_envelope *env, EVP_PKEY *key, bx_error *err)
         goto out;
     bx_dsse_sig *grown = realloc(env->sigs, (env->nsigs + 1) * sizeof *grown);
     if (!grown) {
-        rc = bx_error_set(err, BX_EENV, NULL, "out of memory");
+        rc = bx_error_set(err, BX_ENOMEM, NULL, "out of memory");
         goto out;
     }
     env->sigs = grown;
@@ -354,7 +354,7 @@ int bx_envelope_serialize(const bx_envelope *env, char **out, size_t *len, bx_er
     json_t *root = NULL;
     p64 = bx_b64_encode(env->payload, env->payload_len);
     if (!sigs || !p64) {
-        rc = bx_error_set(err, BX_EENV, NULL, "out of memory");
+        rc = bx_error_set(err, BX_ENOMEM, NULL, "out of memory");
         goto out;
     }
     for (size_t i = 0; i < env->nsigs; i++) {
@@ -364,14 +364,14 @@ int bx_envelope_serialize(const bx_envelope *env, char **out, size_t *len, bx_er
                         : NULL;
         free(s64);
         if (!o || json_array_append_new(sigs, o)) {
-            rc = bx_error_set(err, BX_EENV, NULL, "out of memory");
+            rc = bx_error_set(err, BX_ENOMEM, NULL, "out of memory");
             goto out;
         }
     }
     root = json_pack("{s:s, s:s, s:O}", "payload", p64, "payloadType", env->payload_type,
                      "signatures", sigs);
     if (!root || (rc = bx_jcs_serialize(root, &s, len, err)) != 0) {
-        rc = rc ? rc : bx_error_set(err, BX_EENV, NULL, "out of memory");
+        rc = rc ? rc : bx_error_set(err, BX_ENOMEM, NULL, "out of memory");
         goto out;
     }
     *out = s;
@@ -392,7 +392,7 @@ int bx_certificate_encode(const json_t *statement, EVP_PKEY *const *keys, size_t
     if (rc)
         goto out;
     if (!(env.payload_type = strdup(BX_PAYLOAD_TYPE))) {
-        rc = bx_error_set(err, BX_EENV, NULL, "out of memory");
+        rc = bx_error_set(err, BX_ENOMEM, NULL, "out of memory");
         goto out;
     }
     env.payload = (unsigned char *)payload;

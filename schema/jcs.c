@@ -280,7 +280,7 @@ int bx_jcs_serialize(const json_t *v, char **out, size_t *len, bx_error *err)
         goto out;
     jb_putc(&b, '\0');
     if (b.oom) {
-        rc = bx_error_set(err, BX_EIO, NULL, "out of memory");
+        rc = bx_error_set(err, BX_ENOMEM, NULL, "out of memory");
         goto out;
     }
     *out = b.p;

@@ -12,42 +12,6 @@ typedef struct {
     size_t len;
 } skey;
 
-void bx_json_where_push(bx_error *err, const char *seg, size_t len)
-{
-    if (!err)
-        return;
-    char old[sizeof err->where];
-    size_t o = 0, cap = sizeof err->where - 1;
-    memcpy(old, err->where, sizeof old);
-    err->where[o++] = '/';
-    for (size_t i = 0; i < len && o < cap; i++) {
-        unsigned char c = (unsigned char)seg[i];
-        if (c == '~' || c == '/') {
-            if (o + 2 > cap)
-                break;
-            err->where[o++] = '~';
-            err->where[o++] = c == '~' ? '0' : '1';
-        } else if (c < 0x20 || c == 0x7f) { /* keep the message on one line */
-            if (o + 6 > cap)
-                break;
-            o += (size_t)snprintf(err->where + o, 7, "\\u%04x", c);
-        } else {
-            err->where[o++] = seg[i];
-        }
-    }
-    size_t rest = strnlen(old, sizeof old - 1);
-    if (rest > cap - o)
-        rest = cap - o;
-    memcpy(err->where + o, old, rest);
-    err->where[o + rest] = '\0';
-}
-
-void bx_json_where_push_index(bx_error *err, size_t index)
-{
-    char seg[24];
-    int n = snprintf(seg, sizeof seg, "%zu", index);
-    bx_json_where_push(err, seg, (size_t)n);
-}
 
 /* Messages quote input: keep them on one line (and ASCII when ascii_only). */
 static void one_line(bx_error *err, int ascii_only)
@@ -95,7 +59,7 @@ static int check_case_collisions(json_t *obj, bx_error *err)
     if (n < 2)
         return 0;
     if (n > STRICT_STACK_KEYS && !(k = calloc(n, sizeof *k)))
-        return bx_error_set(err, BX_EIO, NULL, "out of memory");
+        return bx_error_set(err, BX_ENOMEM, NULL, "out of memory");
     for (void *it = json_object_iter(obj); it && i < n; it = json_object_iter_next(obj, it), i++) {
         k[i].key = json_object_iter_key(it);
         k[i].len = json_object_iter_key_len(it);

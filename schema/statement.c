@@ -10,7 +10,7 @@ int bx_predicate_inputs_sha256(const json_t *predicate, char out[65], bx_error *
     json_t *in = json_object();
     int rc = 0;
     if (!in)
-        return bx_error_set(err, BX_EENV, NULL, "out of memory");
+        return bx_error_set(err, BX_ENOMEM, NULL, "out of memory");
     for (size_t i = 0; i < sizeof keys / sizeof *keys; i++) {
         json_t *v = json_object_get(predicate, keys[i]);
         json_object_set_new(in, keys[i], v ? json_incref(v) : json_null());
@@ -80,7 +80,7 @@ int bx_statement_build(json_t *predicate, const char *source_commit, json_t **ou
                                       subjects)
                           : NULL;
     if (!st)
-        return bx_error_set(err, BX_EENV, NULL, "out of memory");
+        return bx_error_set(err, BX_ENOMEM, NULL, "out of memory");
     *out = st;
     return 0;
 }

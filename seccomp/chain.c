@@ -136,7 +136,7 @@ int bx_seccomp_eval(const bx_seccomp_prog *chain, size_t n, unsigned flags, bx_s
     cur = malloc(sizeof *cur);
     t = calloc(1, sizeof *t);
     if (!acc || !cur || !t) {
-        rc = bx_error_set(err, BX_EIO, NULL, "seccomp evaluation: out of memory");
+        rc = bx_error_set(err, BX_ENOMEM, NULL, "seccomp evaluation: out of memory");
         goto out;
     }
     /* Before any filter runs the result is ALLOW; then newest first, as the kernel. */

@@ -93,7 +93,7 @@ int bx_seccomp_diff(const bx_seccomp_table *a, const bx_seccomp_table *b,
             if (entry_eq(ea, eb))
                 continue;
             if (!v && !(v = malloc(cap * sizeof *v)))
-                return bx_error_set(err, BX_EIO, NULL, "out of memory");
+                return bx_error_set(err, BX_ENOMEM, NULL, "out of memory");
             v[k].abi = (int)x;
             v[k].nr = nr < BX_SECCOMP_NR_COUNT ? (int)nr : -1;
             v[k].name = nr < BX_SECCOMP_NR_COUNT ? bx_seccomp_syscall_name(x, nr) : NULL;
@@ -104,7 +104,7 @@ int bx_seccomp_diff(const bx_seccomp_table *a, const bx_seccomp_table *b,
     }
     if (!entry_eq(&a->other_arch, &b->other_arch)) {
         if (!v && !(v = malloc(cap * sizeof *v)))
-            return bx_error_set(err, BX_EIO, NULL, "out of memory");
+            return bx_error_set(err, BX_ENOMEM, NULL, "out of memory");
         v[k].abi = 0;
         v[k].nr = -2;
         v[k].name = NULL;

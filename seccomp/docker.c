@@ -235,7 +235,7 @@ int bx_seccomp_docker_to_oci(const json_t *profile, const char *goarch, const ch
     rc = 0;
     goto out;
 oom:
-    rc = bx_error_set(err, BX_EIO, NULL, "out of memory");
+    rc = bx_error_set(err, BX_ENOMEM, NULL, "out of memory");
 out:
     json_decref(oci);
     json_decref(archs);

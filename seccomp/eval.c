@@ -980,7 +980,7 @@ out:
     free(nextra);
     pass_free(&p);
     if (rc != 0)
-        return bx_error_set(err, BX_EIO, NULL, "seccomp evaluation: out of memory");
+        return bx_error_set(err, BX_ENOMEM, NULL, "seccomp evaluation: out of memory");
     return 0;
 }
 
@@ -996,7 +996,7 @@ int bxsc_eval_filter(const struct sock_filter *insns, size_t len, bxsc_result *r
     memset(&bxsc_last_stats, 0, sizeof bxsc_last_stats);
     if (bp_program(&bp, insns, len) != 0) {
         free(bp.v);
-        return bx_error_set(err, BX_EIO, NULL, "seccomp evaluation: out of memory");
+        return bx_error_set(err, BX_ENOMEM, NULL, "seccomp evaluation: out of memory");
     }
     liveness(insns, len, live);
     for (uint32_t i = 0; i < narch && rc == 0; i++)

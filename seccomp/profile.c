@@ -204,7 +204,7 @@ static int add_rules(scmp_filter_ctx ctx, const json_t *call, size_t ci, uint32_
         int nr = seccomp_syscall_resolve_name(json_string_value(name));
         if (nr == __NR_SCMP_ERROR) {
             if (skipped && json_array_append(skipped, name) != 0)
-                return bx_error_set(err, BX_EIO, NULL, "out of memory");
+                return bx_error_set(err, BX_ENOMEM, NULL, "out of memory");
             continue;
         }
         if (repeated) { /* runc: one rule per condition when an argument repeats */
@@ -305,7 +305,7 @@ int bx_seccomp_profile_compile(const json_t *sc, struct sock_filter **insns, siz
         }
     }
     if (skipped && !(skip = json_array())) {
-        rc = bx_error_set(err, BX_EIO, NULL, "out of memory");
+        rc = bx_error_set(err, BX_ENOMEM, NULL, "out of memory");
         goto out;
     }
     arr = json_object_get(sc, "syscalls");
@@ -337,7 +337,7 @@ int bx_seccomp_profile_compile(const json_t *sc, struct sock_filter **insns, siz
         goto out;
     }
     if (!(prog = malloc((size_t)st.st_size))) {
-        rc = bx_error_set(err, BX_EIO, NULL, "out of memory");
+        rc = bx_error_set(err, BX_ENOMEM, NULL, "out of memory");
         goto out;
     }
     if (pread(fd, prog, (size_t)st.st_size, 0) != st.st_size) {

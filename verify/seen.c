@@ -41,7 +41,7 @@ int bx_seen_parse(const char *buf, size_t len, const char *name, json_t **entrie
     size_t line = 0, pos = 0;
     int rc = 0;
     if (!arr)
-        return bx_error_set(err, BX_EENV, name, "out of memory");
+        return bx_error_set(err, BX_ENOMEM, name, "out of memory");
     while (pos < len) {
         const char *nl = memchr(buf + pos, '\n', len - pos);
         size_t end = nl ? (size_t)(nl - buf) : len;
@@ -108,7 +108,7 @@ int bx_seen_open(const char *path, int64_t now, bx_seen **out, bx_error *err)
     struct stat st;
     if (!s || asprintf(&lock, "%s.lock", path) < 0) {
         free(s);
-        return bx_error_set(err, BX_EENV, path, "out of memory");
+        return bx_error_set(err, BX_ENOMEM, path, "out of memory");
     }
     s->lock_fd = -1;
     s->now = now;
@@ -116,7 +116,7 @@ int bx_seen_open(const char *path, int64_t now, bx_seen **out, bx_error *err)
     s->ids = json_object();
     s->pairs = json_object();
     if (!s->path || !s->ids || !s->pairs) {
-        rc = bx_error_set(err, BX_EENV, path, "out of memory");
+        rc = bx_error_set(err, BX_ENOMEM, path, "out of memory");
         goto out;
     }
     s->lock_fd = open(lock, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
@@ -181,7 +181,7 @@ int bx_seen_check(bx_seen *s, bx_verify_result *res, bx_error *err)
     bx_verify_result_update(res);
     if (bx_findings_lost() != lost) { /* the finding could have said "seen before" */
         res->pass = 0;
-        return bx_error_set(err, BX_EENV, s->path,
+        return bx_error_set(err, BX_ENOMEM, s->path,
                             "out of memory: the replay finding could not be recorded");
     }
     if (!res->pass)
@@ -190,7 +190,7 @@ int bx_seen_check(bx_seen *s, bx_verify_result *res, bx_error *err)
                           boot ? boot : "", "nonce", nonce ? nonce : "", "expiresAt",
                           exp ? exp : "1970-01-01T00:00:00Z");
     if (!e)
-        return bx_error_set(err, BX_EENV, s->path, "out of memory");
+        return bx_error_set(err, BX_ENOMEM, s->path, "out of memory");
     index_entry(s, e);
     json_array_append_new(s->entries, e);
     s->dirty = 1;
@@ -208,7 +208,7 @@ int bx_seen_close(bx_seen *s, bx_error *err)
     if (s->dirty) {
         m = open_memstream(&doc, &len);
         if (!m) {
-            rc = bx_error_set(err, BX_EENV, s->path, "out of memory");
+            rc = bx_error_set(err, BX_ENOMEM, s->path, "out of memory");
             goto out;
         }
         fputs(SEEN_HEADER "\n", m);

@@ -236,21 +236,9 @@ static void check_bindings(const bx_binding *b, const json_t *st, json_t *f)
     }
 }
 
-static int verdict(const json_t *findings)
-{
-    size_t i;
-    json_t *f;
-    json_array_foreach(findings, i, f) {
-        const char *s = json_string_value(json_object_get(f, "status"));
-        if (strcmp(s, "fail") == 0 || strcmp(s, "unknown") == 0)
-            return 0;
-    }
-    return 1;
-}
-
 void bx_verify_result_update(bx_verify_result *res)
 {
-    res->pass = verdict(res->findings);
+    res->pass = bx_findings_pass(res->findings);
 }
 
 /* When every failing finding is unknown only because the certificate's predicate version
@@ -269,7 +257,7 @@ static void note_lacking(bx_verify_result *res, const json_t *lacking, unsigned 
         const char *status = json_string_value(json_object_get(f, "status"));
         const char *rule = json_string_value(json_object_get(f, "rule"));
         int only_lack = 0;
-        if (status && strcmp(status, "fail") != 0 && strcmp(status, "unknown") != 0)
+        if (!bx_finding_failing(f))
             continue;
         failing++;
         json_array_foreach(lacking, j, l)
@@ -308,7 +296,7 @@ int bx_verify_envelope(const bx_policy *p, const bx_verify_opts *o, const char *
     memset(res, 0, sizeof *res);
     res->findings = json_array();
     if (!res->findings)
-        return bx_error_set(err, BX_EENV, NULL, "out of memory");
+        return bx_error_set(err, BX_ENOMEM, NULL, "out of memory");
 
     if (len > max) {
         bx_finding_add(res->findings, "certificate.too_large", "fail", json_integer((json_int_t)max),
@@ -336,7 +324,7 @@ int bx_verify_envelope(const bx_policy *p, const bx_verify_opts *o, const char *
         goto done;
     verified = calloc(bx_policy_nkeys(p) ? bx_policy_nkeys(p) : 1, 1);
     if (!verified) {
-        rc = bx_error_set(err, BX_EENV, NULL, "out of memory");
+        rc = bx_error_set(err, BX_ENOMEM, NULL, "out of memory");
         goto done;
     }
     size_t signers = count_signers(p, &env, pae, paelen, verified);
@@ -384,8 +372,8 @@ int bx_verify_envelope(const bx_policy *p, const bx_verify_opts *o, const char *
 done:
     /* fail closed: a finding that could not be recorded could have been a failing one */
     if (rc == 0 && bx_findings_lost() != lost)
-        rc = bx_error_set(err, BX_EENV, NULL, "out of memory: a finding could not be recorded");
-    res->pass = rc == 0 && verdict(res->findings);
+        rc = bx_error_set(err, BX_ENOMEM, NULL, "out of memory: a finding could not be recorded");
+    res->pass = rc == 0 && bx_findings_pass(res->findings);
     if (res->pass) {
         res->lacks[0] = '\0';
         res->lacks_version = 0;
