@@ -3,7 +3,7 @@
  * are schema/'s, containment.c), and containment.capabilities as Docker 20.10 computes it
  * from HostConfig.CapAdd and CapDrop (daemon/caps TweakCapabilities): ALL in add (minus
  * drop) wins over ALL in drop; privileged is every capability its library knows. */
-#include "bx_attest_int.h"
+#include "attest_internal.h"
 
 #include <ctype.h>
 #include <string.h>

@@ -5,7 +5,7 @@
  * devices.list read as the kernel's view of resources and devices. This host's mounts
  * (the collector's own mountinfo) are read once per proc root when collections share host
  * facts (bx_collect_shared). */
-#include "bx_attest_int.h"
+#include "attest_internal.h"
 
 #include <ctype.h>
 #include <dirent.h>

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* bx_collect: read one session from the engine, build the predicate, and make sure the
  * session is still the one observed. */
-#include "bx_attest_int.h"
+#include "attest_internal.h"
 
 #include <stdlib.h>
 #include <string.h>

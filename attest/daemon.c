@@ -5,7 +5,7 @@
  * holding the listening end of the engine's unix socket (/proc/net/unix, then the
  * socket's inode among every process's descriptors). Looked up once per way of looking
  * when collections share host facts (bx_collect_shared). */
-#include "bx_attest_int.h"
+#include "attest_internal.h"
 
 #include <dirent.h>
 #include <fcntl.h>

@@ -6,7 +6,7 @@
  * session's environment, often secrets. Each "K=V" string is replaced by "K=<redacted>"
  * in the JSON text itself (every other byte kept as the engine sent it) before the bytes
  * are hashed or written, so what is hashed is exactly what an auditor is given. */
-#include "bx_attest_int.h"
+#include "attest_internal.h"
 
 #include <dirent.h>
 #include <errno.h>

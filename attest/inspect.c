@@ -3,7 +3,7 @@
  * wrong type, a NUL in a string, an integer beyond 2^53 are errors naming the reply and the
  * member), the fail-closed checks on a container inspect, and the module's small shared
  * helpers (errors, sorting JSON arrays). */
-#include "bx_attest_int.h"
+#include "attest_internal.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -6,7 +6,7 @@
  * (ocispec.c); then the sandbox (runsc_sandbox.c) or every process of the session
  * (process.c, surface.c). Nothing read counts unless the level is reached: the view, and
  * the kernel's and the spec's evidence, are dropped when it is not. */
-#include "bx_attest_int.h"
+#include "attest_internal.h"
 
 #include <fcntl.h>
 #include <string.h>

@@ -2,7 +2,7 @@
 /* The task's OCI spec (config.json in the runtime's task folder) read as a view of the
  * containment: what the engine handed the runtime. The kernel view reads it
  * (bxa_spec_read) when the task folder is on this host. */
-#include "bx_attest_int.h"
+#include "attest_internal.h"
 
 #include <fcntl.h>
 #include <limits.h>
@@ -280,7 +280,7 @@ int bxa_spec_read(bxa_kctx *k)
     }
     if ((rc = bx_read_file(path, SPEC_MAX, 0, &buf, &len, k->err)) != 0)
         goto out;
-    if ((rc = bx_json_parse_strict(buf, len, 1, 0, &k->spec_json, k->err)) != 0) {
+    if ((rc = bx_json_parse_strict(buf, len, BX_JSON_OBJECT, &k->spec_json, k->err)) != 0) {
         bx_error_prefix(k->err, "config.json");
         goto out;
     }

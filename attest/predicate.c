@@ -8,7 +8,7 @@
  * never records a stronger value than the session has (its file says how); a SecurityOpt
  * or mount type this code does not understand is BX_EUNSUPPORTED: it may weaken the
  * session in a way that cannot be recorded. */
-#include "bx_attest_int.h"
+#include "attest_internal.h"
 
 #include <stdlib.h>
 #include <string.h>

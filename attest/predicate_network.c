@@ -5,7 +5,7 @@
  * container:<id> (the other container's network) and when no network inspect was read.
  * The bindings made (NetworkSettings.Ports) are recorded; a difference from those asked
  * for (HostConfig.PortBindings) is a discrepancy. */
-#include "bx_attest_int.h"
+#include "attest_internal.h"
 
 #include <errno.h>
 #include <stdlib.h>

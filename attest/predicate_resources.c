@@ -3,7 +3,7 @@
  * limits as HostConfig sets them (0, -1 and absent are no limit: null), and the sysctls
  * the engine sets with the watched ones, whose kernel and spec values come in
  * reconciliation. */
-#include "bx_attest_int.h"
+#include "attest_internal.h"
 
 #include <string.h>
 

@@ -6,7 +6,7 @@
  * not describe gives mode null. selinux: label=disable gives label null, never a label
  * named "disable"; otherwise ProcessLabel, else the label= options joined with ",". A
  * security option this code does not understand is BX_EUNSUPPORTED. */
-#include "bx_attest_int.h"
+#include "attest_internal.h"
 
 #include <stdlib.h>
 #include <string.h>

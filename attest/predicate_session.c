@@ -4,7 +4,7 @@
  * engine describes it (/info Runtimes), built from the engine's replies. The runtime's
  * arguments a runsc sandbox really started with replace these when the kernel view reads
  * them (reconcile.c). */
-#include "bx_attest_int.h"
+#include "attest_internal.h"
 
 #include <ctype.h>
 #include <fcntl.h>
@@ -186,7 +186,7 @@ static int started_at(bxa_pctx *x, char out[21])
 
     if (rc != 0)
         return rc;
-    if (bx_time_parse(s, 1, &t, x->err) != 0)
+    if (bx_time_parse(s, BX_TIME_FRACTION, &t, x->err) != 0)
         return bxa_bad(x->err, BXA_CONTAINER, "/State/StartedAt", "not an RFC 3339 UTC time");
     bx_time_format(t, out);
     return 0;

@@ -4,7 +4,7 @@
  * lists the mounts the engine makes read-write in every session (kind "engine", see
  * surface_engine), so a policy on writable paths is not satisfied by leaving them out. A
  * mount type this code does not understand is BX_EUNSUPPORTED. */
-#include "bx_attest_int.h"
+#include "attest_internal.h"
 
 #include <ctype.h>
 #include <limits.h>

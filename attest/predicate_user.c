@@ -4,7 +4,7 @@
  * engine mode is the HostConfig mode; empty means the engine's default: "private" for pid,
  * ipc, uts; net "private" unless host or container:<id>; user "host" unless the daemon
  * remaps (/info SecurityOptions name=userns); cgroup "host" on cgroup v1. */
-#include "bx_attest_int.h"
+#include "attest_internal.h"
 
 #include <string.h>
 

@@ -13,7 +13,7 @@
  * any of them holds, no-new-privileges only when every one has it, the weakest seccomp
  * mode, a namespace the host's when any of them shares it with the engine daemon, the ids
  * of the weakest (a process with a root id first, else the init process). */
-#include "bx_attest_int.h"
+#include "attest_internal.h"
 
 #include <errno.h>
 #include <fcntl.h>

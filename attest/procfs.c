@@ -4,7 +4,7 @@
  * the reading (through a /proc/<pid> directory descriptor) is procread.c's. Every parser is
  * strict: a line it does not understand where it expects one is BX_EINVAL, so a kernel
  * that changed its formats stops the collection rather than giving a wrong reading. */
-#include "bx_attest_int.h"
+#include "attest_internal.h"
 
 #include <ctype.h>
 #include <errno.h>

@@ -4,7 +4,7 @@
  * never through a link and the size capped, a process that exited told apart from an
  * error (BX_ENOTFOUND); a process's namespace links; and every file read kept as the
  * kernel's evidence. */
-#include "bx_attest_int.h"
+#include "attest_internal.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -19,7 +19,7 @@
  *   as quota and period.
  * - writeSurface: the set of paths, and the sizes where both sources know one.
  * - user: the ids the spec sets against the kernel's (uids, gids). */
-#include "bx_attest_int.h"
+#include "attest_internal.h"
 
 #include <stdlib.h>
 #include <string.h>

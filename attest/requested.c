@@ -4,7 +4,7 @@
  * containment table's requested shapes (schema/containment.c): booleans only the plain words
  * true and false, integers plain decimal digits (at most 2^53), formats checked; a member this
  * file does not know is an error, as is a wrong type, each with the file, line and column. */
-#include "bx_attest_int.h"
+#include "attest_internal.h"
 
 #define REQUESTED_MAX (256 * 1024)
 #define DEPTH_MAX 16

@@ -23,7 +23,7 @@
  * --TESTONLY-*, --allow-flag-override: annotations may then override flags), makes every
  * field a runtime flag could touch null, or its weakest value where the predicate has no
  * null (every capability, no-new-privileges off, all devices allowed). */
-#include "bx_attest_int.h"
+#include "attest_internal.h"
 
 #include <string.h>
 

@@ -4,7 +4,7 @@
  * flags (interpreted by runsc.c), its own status (evidence.sandbox), the gofer beside it,
  * and the cgroup's limits when the sandbox is in the session's cgroup. The workload runs
  * inside the sentry: nothing of it is read through the host's /proc. */
-#include "bx_attest_int.h"
+#include "attest_internal.h"
 
 #include <dirent.h>
 #include <stdlib.h>

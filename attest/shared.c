@@ -2,7 +2,7 @@
 /* What several collections by one process share (bx_collect_shared): each image inspect
  * asked once per engine, this host's cgroup mounts and the engine daemon's namespaces read
  * once. Used by the audit, which collects many sessions from several threads. */
-#include "bx_attest_int.h"
+#include "attest_internal.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -5,7 +5,7 @@
  * options and, for a memory-backed file system, its size (size= of its options, else
  * statvfs of the mount point resolved inside the session's root, never outside it); and
  * whether the rootfs and every mount point are read-only. */
-#include "bx_attest_int.h"
+#include "attest_internal.h"
 
 #include <fcntl.h>
 #include <linux/openat2.h>

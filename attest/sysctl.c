@@ -7,7 +7,7 @@
  * thread joins the session's net, ipc and uts namespaces (setns on descriptors of the
  * session's init process, opened beneath its /proc/<pid> descriptor) and reads its own
  * /proc/sys; nothing inside the session's root is ever opened. */
-#include "bx_attest_int.h"
+#include "attest_internal.h"
 
 #include <errno.h>
 #include <fcntl.h>

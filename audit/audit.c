@@ -107,12 +107,12 @@ void bx_audit_free(bx_audit *a)
 int bx_audit_add_engine(bx_audit *a, const char *url, int flags, bx_error *err)
 {
     bx_engine *eng = NULL;
-    bxa_engine *e;
+    bxu_engine *e;
     int rc;
 
     if ((rc = bx_engine_open_ex(url, flags, &eng, err)) != 0)
         return rc;
-    if (!(e = bxa_grow(a->engines, &a->nengines, sizeof *a->engines))) {
+    if (!(e = bxu_grow(a->engines, &a->nengines, sizeof *a->engines))) {
         bx_engine_close(eng);
         return bx_error_set(err, BX_ENOMEM, NULL, "out of memory");
     }
@@ -133,5 +133,5 @@ int bx_audit_add_engine(bx_audit *a, const char *url, int flags, bx_error *err)
 
 int bx_audit_scan(bx_audit *a, bx_error *err)
 {
-    return bxa_scan(a, err);
+    return bxu_scan(a, err);
 }

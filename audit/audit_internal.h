@@ -21,12 +21,12 @@ typedef struct {
     bx_engine **more; /* owned: jobs - 1 more handles (workers 1...), NULL until opened */
     size_t nmore;
     json_t *all;      /* owned: /containers/json?all=1 */
-} bxa_engine;
+} bxu_engine;
 
-typedef enum { BXA_PRESENT, BXA_LOST, BXA_GONE } bxa_where;
+typedef enum { BXU_PRESENT, BXU_LOST, BXU_GONE } bxu_where;
 
-enum { BXA_V_COMPLIANT, BXA_V_NONCOMPLIANT, BXA_V_UNATTESTED, BXA_V_MISSING, BXA_V_UNREACHABLE };
-enum { BXA_F_LATE = 1, BXA_F_LEFTOVER = 2, BXA_F_DUPLICATE = 4 };
+enum { BXU_V_COMPLIANT, BXU_V_NONCOMPLIANT, BXU_V_UNATTESTED, BXU_V_MISSING, BXU_V_UNREACHABLE };
+enum { BXU_F_LATE = 1, BXU_F_LEFTOVER = 2, BXU_F_DUPLICATE = 4 };
 
 /* A session seen on an engine (present: inspected; lost: listed, its engine was lost
  * before the inspect; gone: listed, removed before the inspect). */
@@ -37,7 +37,7 @@ typedef struct {
     char state[24]; /* State.Status (present) or the listing's State */
     int has_started;
     int64_t started_at; /* State.StartedAt, seconds */
-    bxa_where where;
+    bxu_where where;
     int expected;           /* an --expect entry names it */
     int selected;           /* carries every --label (checked on the inspect) */
     int dropped;            /* listed with the label filter, but its inspect lacks a label */
@@ -46,7 +46,7 @@ typedef struct {
     json_t *inspect;
     char *inspect_raw;
     size_t inspect_raw_len;
-} bxa_session;
+} bxu_session;
 
 /* A certificate read from --certs. */
 typedef struct {
@@ -62,7 +62,7 @@ typedef struct {
     json_t *findings; /* owned: res.findings plus certificate.collection_delay */
     int pass;         /* no fail or unknown in findings */
     int late;         /* its certificate.collection_delay failed */
-} bxa_cert;
+} bxu_cert;
 
 /* One row of the report: a session start. */
 typedef struct {
@@ -79,7 +79,7 @@ typedef struct {
     size_t ncerts;
     int verdict, flags;
     long primary; /* the certificate whose findings the row shows, or -1 */
-} bxa_row;
+} bxu_row;
 
 struct bx_audit {
     bx_audit_opts o;
@@ -87,68 +87,68 @@ struct bx_audit {
     pthread_mutex_t mu; /* engines' lost state, progress, while workers run */
     int mu_ok;          /* mu initialised */
     int64_t max_delay; /* certificate.maxCollectionDelay in seconds, -1 when absent */
-    bxa_engine *engines;
+    bxu_engine *engines;
     size_t nengines;
-    bxa_session *sessions;
+    bxu_session *sessions;
     size_t nsessions;
     json_t *session_index; /* owned: "<engine index>:<Id>" -> index into sessions */
-    bxa_cert *certs;
+    bxu_cert *certs;
     size_t ncerts;
     char *certs_dir;      /* owned */
     int certs_incomplete; /* a file could not be read */
     json_t *orphans;      /* owned: [{id, pid, folder}] */
     char *tasks_folder;   /* owned: the folder checked, NULL when not checked */
     int tasks_incomplete; /* it could not be read */
-    bxa_row *rows;
+    bxu_row *rows;
     size_t nrows;
 };
 
 /* 1 if s is a container name as the engine allows it: [A-Za-z0-9][A-Za-z0-9_.-]*, at most
  * 255 bytes (no leading "/"). */
-int bxa_container_name_ok(const char *s);
+int bxu_container_name_ok(const char *s);
 
 /* Grow *v (of *n elements of size sz) by one zeroed element; returns it or NULL. */
-void *bxa_grow(void *v, size_t *n, size_t sz);
+void *bxu_grow(void *v, size_t *n, size_t sz);
 
 /* Run fn(a, worker, item, ud) for every item < n on up to a->jobs threads (the caller's
  * is worker 0); items are taken in order, each by one worker. Engine handles for
- * workers > 0 are opened first (bxa_engine_for). Returns when every item is done. */
-typedef void (*bxa_job)(bx_audit *a, unsigned worker, size_t item, void *ud);
-void bxa_parallel(bx_audit *a, size_t n, bxa_job fn, void *ud);
+ * workers > 0 are opened first (bxu_engine_for). Returns when every item is done. */
+typedef void (*bxu_job)(bx_audit *a, unsigned worker, size_t item, void *ud);
+void bxu_parallel(bx_audit *a, size_t n, bxu_job fn, void *ud);
 /* The handle of engine i for a worker (its own connection). */
-bx_engine *bxa_engine_for(bx_audit *a, size_t i, unsigned worker);
+bx_engine *bxu_engine_for(bx_audit *a, size_t i, unsigned worker);
 /* Engine i is lost (locked read). */
-int bxa_engine_is_lost(bx_audit *a, size_t i);
+int bxu_engine_is_lost(bx_audit *a, size_t i);
 /* The progress callback, serialised. */
-void bxa_progress(bx_audit *a, const char *phase, size_t done, size_t total);
+void bxu_progress(bx_audit *a, const char *phase, size_t done, size_t total);
 
 /* The engines phase (engines.c). */
-int bxa_scan(bx_audit *a, bx_error *err);
+int bxu_scan(bx_audit *a, bx_error *err);
 /* Mark engine i lost with a reason (err's text). */
-void bxa_engine_lost(bx_audit *a, size_t i, const bx_error *err);
+void bxu_engine_lost(bx_audit *a, size_t i, const bx_error *err);
 
 /* The certificates phase (certs.c): verify buf into *res with policy p (NULL: the audit's; a thread
  * verifying beside others passes a copy of its own: findings take references to the
  * policy's values), then append the result (*res is taken over, also on error). */
-int bxa_verify_cert(const bx_audit *a, const bx_policy *p, const char *buf, size_t len,
+int bxu_verify_cert(const bx_audit *a, const bx_policy *p, const char *buf, size_t len,
                     bx_verify_result *res, bx_error *err);
-int bxa_append_cert(bx_audit *a, const char *file, bx_verify_result *res, bx_error *err);
+int bxu_append_cert(bx_audit *a, const char *file, bx_verify_result *res, bx_error *err);
 
 /* From a certificate's verification result (res; res.statement NULL when it did not
  * verify): the fields matching uses, certificate.collection_delay, pass. */
-void bxa_cert_judge(const bx_audit *a, bxa_cert *c);
+void bxu_cert_judge(const bx_audit *a, bxu_cert *c);
 
 /* Match certificates to sessions and build the rows (match.c). Idempotent. */
-int bxa_match(bx_audit *a, bx_error *err);
+int bxu_match(bx_audit *a, bx_error *err);
 
 /* "leftover", "late", ... and verdict names. */
-const char *bxa_verdict_name(int v);
+const char *bxu_verdict_name(int v);
 
 /* A JSON string of s; bytes that are not valid UTF-8 are written as \xNN. Never NULL
  * unless out of memory. */
-json_t *bxa_string(const char *s);
+json_t *bxu_string(const char *s);
 
 /* 1 when labels carries every --label of the audit (exact key and value). */
-int bxa_carries_labels(const bx_audit *a, const json_t *labels);
+int bxu_carries_labels(const bx_audit *a, const json_t *labels);
 
 #endif

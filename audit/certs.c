@@ -33,7 +33,7 @@ static const char *fmt_secs(int64_t s, char out[32])
 
 /* certificate.collection_delay (policy.md): issuedAt - session.startedAt must not exceed
  * certificate.maxCollectionDelay. Added here unless the policy's evaluation gave it. */
-static void collection_delay(const bx_audit *a, bxa_cert *c)
+static void collection_delay(const bx_audit *a, bxu_cert *c)
 {
     const json_t *pol = json_object_get(json_object_get(bx_policy_effective(a->o.policy), "certificate"),
                                         "maxCollectionDelay");
@@ -68,7 +68,7 @@ static void collection_delay(const bx_audit *a, bxa_cert *c)
 }
 
 /* Fields of a verified statement that matching uses (borrowed from the statement). */
-static void read_statement(bxa_cert *c)
+static void read_statement(bxu_cert *c)
 {
     const json_t *pred = json_object_get(c->res.statement, "predicate");
     const json_t *s = json_object_get(pred, "session");
@@ -84,7 +84,7 @@ static void read_statement(bxa_cert *c)
                   bx_time_parse(issued, 0, &c->issued_at, &e) == 0;
 }
 
-void bxa_cert_judge(const bx_audit *a, bxa_cert *c)
+void bxu_cert_judge(const bx_audit *a, bxu_cert *c)
 {
     unsigned long lost = bx_findings_lost();
 
@@ -100,7 +100,7 @@ void bxa_cert_judge(const bx_audit *a, bxa_cert *c)
     c->pass = c->res.statement && bx_findings_pass(c->findings) && bx_findings_lost() == lost;
 }
 
-int bxa_verify_cert(const bx_audit *a, const bx_policy *p, const char *buf, size_t len,
+int bxu_verify_cert(const bx_audit *a, const bx_policy *p, const char *buf, size_t len,
                     bx_verify_result *res, bx_error *err)
 {
     bx_verify_opts vo = {.at = a->o.now};
@@ -109,11 +109,11 @@ int bxa_verify_cert(const bx_audit *a, const bx_policy *p, const char *buf, size
     return bx_verify_envelope(p ? p : a->o.policy, &vo, buf, len, res, err);
 }
 
-int bxa_append_cert(bx_audit *a, const char *file, bx_verify_result *res, bx_error *err)
+int bxu_append_cert(bx_audit *a, const char *file, bx_verify_result *res, bx_error *err)
 {
-    bxa_cert *c;
+    bxu_cert *c;
 
-    if (!(c = bxa_grow(a->certs, &a->ncerts, sizeof *a->certs))) {
+    if (!(c = bxu_grow(a->certs, &a->ncerts, sizeof *a->certs))) {
         bx_verify_result_free(res);
         return bx_error_set(err, BX_ENOMEM, NULL, "out of memory");
     }
@@ -127,7 +127,7 @@ int bxa_append_cert(bx_audit *a, const char *file, bx_verify_result *res, bx_err
     }
     c->res = *res;
     memset(res, 0, sizeof *res);
-    bxa_cert_judge(a, c);
+    bxu_cert_judge(a, c);
     return 0;
 }
 
@@ -145,7 +145,7 @@ static int loaded(void *arg, bx_batch_item *it)
 {
     loading *l = arg;
     bx_audit *a = l->a;
-    bxa_cert *c;
+    bxu_cert *c;
     int rc = 0;
 
     if (a->o.progress)
@@ -158,7 +158,7 @@ static int loaded(void *arg, bx_batch_item *it)
         }
         return 0;
     }
-    if (!(c = bxa_grow(a->certs, &a->ncerts, sizeof *a->certs)))
+    if (!(c = bxu_grow(a->certs, &a->ncerts, sizeof *a->certs)))
         return BX_ENOMEM;
     a->certs = c;
     c = &a->certs[a->ncerts - 1];
@@ -181,7 +181,7 @@ static int loaded(void *arg, bx_batch_item *it)
     }
     c->res = *it->res;
     memset(it->res, 0, sizeof *it->res);
-    bxa_cert_judge(a, c);
+    bxu_cert_judge(a, c);
     return rc;
 }
 

@@ -11,7 +11,7 @@
 
 /* dir/<id>.intoto.json, or dir/<id>-<start>.intoto.json when that is taken; never an
  * existing name. Caller frees *path. */
-static int target(const char *dir, const bxa_session *s, char **path, bx_error *err)
+static int target(const char *dir, const bxu_session *s, char **path, bx_error *err)
 {
     struct stat st;
     char t[21], compact[21];
@@ -41,7 +41,7 @@ oom:
     return bx_error_set(err, BX_ENOMEM, NULL, "out of memory");
 }
 
-static void note(bxa_session *s, const bx_error *e)
+static void note(bxu_session *s, const bx_error *e)
 {
     char msg[400];
 
@@ -78,7 +78,7 @@ typedef struct {
 /* Write doc as dir/<id>.intoto.json, or dir/<id>-<start>.intoto.json when that is taken:
  * never over an existing file, also when another writer races for the name. The folder is
  * synced once, after every collection. */
-static int write_new(const char *dir, const bxa_session *s, const char *doc, size_t len,
+static int write_new(const char *dir, const bxu_session *s, const char *doc, size_t len,
                      char **path, bx_error *err)
 {
     int exists = 0, rc;
@@ -100,7 +100,7 @@ static void collect_one(bx_audit *a, unsigned worker, size_t i, void *ud)
 {
     job *j = ud;
     result *res = &j->results[i];
-    bxa_session *s = &a->sessions[res->session];
+    bxu_session *s = &a->sessions[res->session];
     bx_error *err = &res->err;
     json_t *pred = NULL, *st = NULL;
     char *doc = NULL, *back = NULL;
@@ -114,14 +114,14 @@ static void collect_one(bx_audit *a, unsigned worker, size_t i, void *ud)
                           .inspect_raw = s->inspect_raw,
                           .inspect_raw_len = s->inspect_raw_len};
 
-    bxa_progress(a, "collect", __atomic_fetch_add(&j->done, 1, __ATOMIC_RELAXED), j->todo);
-    if (bxa_engine_is_lost(a, s->engine)) {
+    bxu_progress(a, "collect", __atomic_fetch_add(&j->done, 1, __ATOMIC_RELAXED), j->todo);
+    if (bxu_engine_is_lost(a, s->engine)) {
         res->rc = -1; /* not tried */
         return;
     }
-    rc = bx_collect(bxa_engine_for(a, s->engine, worker), &co, &pred, err);
+    rc = bx_collect(bxu_engine_for(a, s->engine, worker), &co, &pred, err);
     if (rc == BX_EENV) {
-        bxa_engine_lost(a, s->engine, err);
+        bxu_engine_lost(a, s->engine, err);
         goto out;
     }
     if (rc != 0 || (rc = bx_statement_build(pred, NULL, &st, err)) != 0 ||
@@ -136,7 +136,7 @@ static void collect_one(bx_audit *a, unsigned worker, size_t i, void *ud)
         goto out;
     while (blen > 0 && back[blen - 1] == '\n')
         blen--;
-    rc = bxa_verify_cert(a, j->policies[worker], back, blen, &res->res, err);
+    rc = bxu_verify_cert(a, j->policies[worker], back, blen, &res->res, err);
     res->verified = rc == 0;
 out:
     if (rc != 0)
@@ -154,15 +154,15 @@ int bx_audit_collect(bx_audit *a, const char *dir, EVP_PKEY *const *keys, size_t
     job j = {.dir = dir, .keys = keys, .nkeys = nkeys, .ttl = ttl};
     int rc, written = 0;
 
-    if ((rc = bxa_match(a, err)) != 0)
+    if ((rc = bxu_match(a, err)) != 0)
         return rc;
     if (a->nrows && !(j.results = calloc(a->nrows, sizeof *j.results)))
         return bx_error_set(err, BX_ENOMEM, NULL, "out of memory");
     /* rows change as certificates are added: decide first, then collect */
     for (size_t i = 0; i < a->nrows; i++) {
-        const bxa_row *r = &a->rows[i];
-        const bxa_session *s = r->session >= 0 ? &a->sessions[r->session] : NULL;
-        if (r->verdict == BXA_V_UNATTESTED && s && s->where == BXA_PRESENT &&
+        const bxu_row *r = &a->rows[i];
+        const bxu_session *s = r->session >= 0 ? &a->sessions[r->session] : NULL;
+        if (r->verdict == BXU_V_UNATTESTED && s && s->where == BXU_PRESENT &&
             strcmp(s->state, "running") == 0)
             j.results[j.todo++].session = r->session;
     }
@@ -173,14 +173,14 @@ int bx_audit_collect(bx_audit *a, const char *dir, EVP_PKEY *const *keys, size_t
         if ((rc = bx_policy_clone(a->o.policy, &j.policies[w], err)) != 0)
             goto out;
     }
-    bxa_parallel(a, j.todo, collect_one, &j);
-    bxa_progress(a, "collect", j.todo, j.todo);
+    bxu_parallel(a, j.todo, collect_one, &j);
+    bxu_progress(a, "collect", j.todo, j.todo);
     /* in session order: the certificates, and the first error that is the audit's */
     for (size_t i = 0; i < j.todo; i++) {
         result *res = &j.results[i];
         written |= res->path != NULL;
         if (res->verified && rc == 0) {
-            if ((rc = bxa_append_cert(a, res->path, &res->res, err)) != 0)
+            if ((rc = bxu_append_cert(a, res->path, &res->res, err)) != 0)
                 continue;
         } else if ((res->rc == BX_EIO || res->rc == BX_ENOMEM) && rc == 0) {
             /* a refusal (the session stopped or changed, data that cannot be recorded) is

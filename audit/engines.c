@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-void bxa_engine_lost(bx_audit *a, size_t i, const bx_error *err)
+void bxu_engine_lost(bx_audit *a, size_t i, const bx_error *err)
 {
-    bxa_engine *e = &a->engines[i];
+    bxu_engine *e = &a->engines[i];
 
     pthread_mutex_lock(&a->mu);
     e->lost = 1;
@@ -68,14 +68,14 @@ static int add_session(bx_audit *a, size_t engine, const json_t *c, int selected
     const char *id = json_string_value(json_object_get(c, "Id"));
     const char *name = listed_name(c), *state = json_string_value(json_object_get(c, "State"));
     long at = find_session(a, engine, id);
-    bxa_session *s;
+    bxu_session *s;
 
     if (at >= 0) {
         a->sessions[at].selected |= selected;
         a->sessions[at].expected |= expected;
         return 0;
     }
-    if (!(s = bxa_grow(a->sessions, &a->nsessions, sizeof *a->sessions)))
+    if (!(s = bxu_grow(a->sessions, &a->nsessions, sizeof *a->sessions)))
         return bx_error_set(err, BX_ENOMEM, NULL, "out of memory");
     a->sessions = s;
     s = &a->sessions[a->nsessions - 1];
@@ -83,7 +83,7 @@ static int add_session(bx_audit *a, size_t engine, const json_t *c, int selected
     memcpy(s->id, id, 65);
     s->selected = selected;
     s->expected = expected;
-    s->where = BXA_PRESENT;
+    s->where = BXU_PRESENT;
     snprintf(s->state, sizeof s->state, "%s", state ? state : "");
     char key[96];
     session_key(engine, id, key);
@@ -113,7 +113,7 @@ static void *ask(void *arg)
     return NULL;
 }
 
-static void meta_start(bx_audit *a, bxa_engine *e, meta *m, const char *path)
+static void meta_start(bx_audit *a, bxu_engine *e, meta *m, const char *path)
 {
     memset(m, 0, sizeof *m);
     m->path = path;
@@ -145,14 +145,14 @@ static void meta_free(meta *m)
  * given to every handle on it. Returns 0, or -1 when the engine is lost. */
 static int meta_finish(bx_audit *a, size_t i, meta *v, meta *in)
 {
-    bxa_engine *e = &a->engines[i];
+    bxu_engine *e = &a->engines[i];
     size_t k;
     json_t *comp;
 
     meta_join(v);
     meta_join(in);
     if (v->rc != 0 || in->rc != 0) {
-        bxa_engine_lost(a, i, v->rc != 0 ? &v->err : &in->err);
+        bxu_engine_lost(a, i, v->rc != 0 ? &v->err : &in->err);
         return -1;
     }
     e->reachable = 1;
@@ -172,7 +172,7 @@ static int meta_finish(bx_audit *a, size_t i, meta *v, meta *in)
     return 0;
 }
 
-static int list_one(bxa_engine *e, const char *path, json_t **out, bx_error *err)
+static int list_one(bxu_engine *e, const char *path, json_t **out, bx_error *err)
 {
     int rc = bx_engine_get(e->eng, path, out, NULL, NULL, err);
     return rc != 0 ? rc : check_listing(*out, "/containers/json", err);
@@ -184,7 +184,7 @@ static int list_one(bxa_engine *e, const char *path, json_t **out, bx_error *err
  * two endpoints is one engine: its ID decides before its sessions are listed). */
 static int list_engine(bx_audit *a, size_t i, meta pending[2], bx_error *err)
 {
-    bxa_engine *e = &a->engines[i];
+    bxu_engine *e = &a->engines[i];
     meta local[2] = {0}, *m = pending ? pending : local; /* the threads write into m */
     bx_error ee;
     int rc = 0;
@@ -192,7 +192,7 @@ static int list_engine(bx_audit *a, size_t i, meta pending[2], bx_error *err)
     json_t *comp;
 
     if (bx_engine_ping(e->eng, &ee) != 0) {
-        bxa_engine_lost(a, i, &ee);
+        bxu_engine_lost(a, i, &ee);
         goto out;
     }
     meta_start(a, e, &m[0], "/version");
@@ -211,14 +211,14 @@ static int list_engine(bx_audit *a, size_t i, meta pending[2], bx_error *err)
         e->reachable = 1; /* it answered /_ping; lost if /version or /info fails */
     }
     if (list_one(e, "/containers/json?all=1", &e->all, &ee) != 0) {
-        bxa_engine_lost(a, i, &ee);
+        bxu_engine_lost(a, i, &ee);
         goto out;
     }
     /* the sessions: the listing's containers that carry every --label (exact key and
      * value, as the engine's label filter matches; one listing serves both) */
     json_array_foreach(a->o.nlabels ? e->all : NULL, k, comp)
     {
-        if (bxa_carries_labels(a, json_object_get(comp, "Labels")) &&
+        if (bxu_carries_labels(a, json_object_get(comp, "Labels")) &&
             (rc = add_session(a, i, comp, 1, 0, err)) != 0)
             goto out;
     }
@@ -237,7 +237,7 @@ static int find_expected(bx_audit *a, bx_error *err)
     int rc = 0;
 
     for (size_t i = 0; x && x->n && i < a->nengines; i++) {
-        bxa_engine *e = &a->engines[i];
+        bxu_engine *e = &a->engines[i];
         if (!e->reachable || e->alias_of >= 0 || !e->all)
             continue;
         /* this engine's containers by "id:<Id>" and "name:<name>" (exact) */
@@ -277,7 +277,7 @@ out:
     return rc;
 }
 
-int bxa_carries_labels(const bx_audit *a, const json_t *labels)
+int bxu_carries_labels(const bx_audit *a, const json_t *labels)
 {
     for (size_t i = 0; i < a->o.nlabels; i++)
         if (!bx_label_matches(labels, a->o.labels[i]))
@@ -286,7 +286,7 @@ int bxa_carries_labels(const bx_audit *a, const json_t *labels)
 }
 /* Read the inspect of a present session into s. A reply that is not a container inspect
  * of this Id is the engine's fault (BX_EINVAL). */
-static int read_inspect(bx_audit *a, bxa_session *s, const json_t *c, bx_error *err)
+static int read_inspect(bx_audit *a, bxu_session *s, const json_t *c, bx_error *err)
 {
     const char *id = json_string_value(json_object_get(c, "Id"));
     const char *name = json_string_value(json_object_get(c, "Name"));
@@ -309,12 +309,12 @@ static int read_inspect(bx_audit *a, bxa_session *s, const json_t *c, bx_error *
     }
     snprintf(s->state, sizeof s->state, "%s", status);
     /* a container never started carries the zero time 0001-01-01T00:00:00Z */
-    if (bx_time_parse(started, 1, &t, &e2) == 0 && t > 0) {
+    if (bx_time_parse(started, BX_TIME_FRACTION, &t, &e2) == 0 && t > 0) {
         s->has_started = 1;
         s->started_at = t;
     }
     if (s->selected &&
-        !bxa_carries_labels(a, json_object_get(json_object_get(c, "Config"), "Labels"))) {
+        !bxu_carries_labels(a, json_object_get(json_object_get(c, "Config"), "Labels"))) {
         s->selected = 0;
         s->dropped = !s->expected;
     }
@@ -329,21 +329,21 @@ typedef struct {
 static void inspect_one(bx_audit *a, unsigned worker, size_t i, void *ud)
 {
     inspect_job *job = ud;
-    bxa_session *s = &a->sessions[i];
+    bxu_session *s = &a->sessions[i];
     char path[128], *raw = NULL;
     size_t len = 0;
     json_t *c = NULL;
     bx_error ee;
     int rc;
 
-    bxa_progress(a, "sessions", __atomic_fetch_add(&job->done, 1, __ATOMIC_RELAXED),
+    bxu_progress(a, "sessions", __atomic_fetch_add(&job->done, 1, __ATOMIC_RELAXED),
                  a->nsessions);
-    if (bxa_engine_is_lost(a, s->engine)) {
-        s->where = BXA_LOST;
+    if (bxu_engine_is_lost(a, s->engine)) {
+        s->where = BXU_LOST;
         return;
     }
     snprintf(path, sizeof path, "/containers/%s/json", s->id);
-    rc = bx_engine_get(bxa_engine_for(a, s->engine, worker), path, &c, a->o.collect ? &raw : NULL,
+    rc = bx_engine_get(bxu_engine_for(a, s->engine, worker), path, &c, a->o.collect ? &raw : NULL,
                        &len, &ee);
     if (rc == 0)
         rc = read_inspect(a, s, c, &ee);
@@ -358,13 +358,13 @@ static void inspect_one(bx_audit *a, unsigned worker, size_t i, void *ud)
     json_decref(c);
     free(raw);
     if (rc == BX_ENOTFOUND) {
-        s->where = BXA_GONE; /* removed since the listing */
+        s->where = BXU_GONE; /* removed since the listing */
         s->state[0] = '\0';
     } else if (rc != 0) {
         /* any other failure, a reply that is not this inspect included, loses the
          * engine: its remaining sessions are not asked about */
-        bxa_engine_lost(a, s->engine, &ee);
-        s->where = BXA_LOST;
+        bxu_engine_lost(a, s->engine, &ee);
+        s->where = BXU_LOST;
     }
 }
 
@@ -372,11 +372,11 @@ static void inspect_all(bx_audit *a)
 {
     inspect_job job = {0};
 
-    bxa_parallel(a, a->nsessions, inspect_one, &job);
-    bxa_progress(a, "sessions", a->nsessions, a->nsessions);
+    bxu_parallel(a, a->nsessions, inspect_one, &job);
+    bxu_progress(a, "sessions", a->nsessions, a->nsessions);
 }
 
-int bxa_scan(bx_audit *a, bx_error *err)
+int bxu_scan(bx_audit *a, bx_error *err)
 {
     meta pending[2] = {0};
     int rc, one = a->nengines == 1;
@@ -391,7 +391,7 @@ int bxa_scan(bx_audit *a, bx_error *err)
         goto out;
     inspect_all(a);
     /* one engine: its /version and /info were asked while it was listed and inspected */
-    if (one && pending[0].path && !bxa_engine_is_lost(a, 0))
+    if (one && pending[0].path && !bxu_engine_is_lost(a, 0))
         meta_finish(a, 0, &pending[0], &pending[1]);
 out:
     meta_free(&pending[0]);

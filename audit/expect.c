@@ -30,7 +30,7 @@ static int bad(bx_error *err, const char *name, long i, const char *member, cons
     return bx_error_set(err, BX_ECONFIG, where, "%s", msg);
 }
 
-int bxa_container_name_ok(const char *s)
+int bxu_container_name_ok(const char *s)
 {
     size_t n = s ? strlen(s) : 0;
 
@@ -58,7 +58,7 @@ static int entry(const json_t *o, const char *name, long i, bx_expect_entry *e, 
             const char *s = json_string_value(v);
             if (s && *s == '/')
                 return bad(err, name, i, "name", "a container name without the leading '/'");
-            if (!s || !bxa_container_name_ok(s))
+            if (!s || !bxu_container_name_ok(s))
                 return bad(err, name, i, "name",
                            "not a container name ([A-Za-z0-9][A-Za-z0-9_.-]*, at most 255)");
             if (!(e->name = strdup(s)))
@@ -66,7 +66,7 @@ static int entry(const json_t *o, const char *name, long i, bx_expect_entry *e, 
         } else if (strcmp(k, "startedAt") == 0) {
             const char *s = json_string_value(v);
             bx_error e2;
-            if (!s || bx_time_parse(s, 1, &e->started_at, &e2) != 0)
+            if (!s || bx_time_parse(s, BX_TIME_FRACTION, &e->started_at, &e2) != 0)
                 return bad(err, name, i, "startedAt", "not an RFC 3339 UTC time");
             e->has_started = 1;
         } else {
@@ -110,7 +110,7 @@ int bx_expect_parse(const char *buf, size_t len, const char *name, bx_expect *ou
         rc = bx_error_set(err, BX_ECONFIG, name, "is empty");
         goto out;
     }
-    if ((rc = bx_json_parse_strict(buf, len, 1, 0, &doc, err)) != 0) {
+    if ((rc = bx_json_parse_strict(buf, len, BX_JSON_OBJECT, &doc, err)) != 0) {
         /* where is a JSON pointer or line:col; keep the file name first */
         int n = snprintf(where, sizeof where, err->where[0] ? "%s:" : "%s", name);
         if (n > 0 && (size_t)n < sizeof where)

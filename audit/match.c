@@ -22,9 +22,9 @@ static void rows_reset(bx_audit *a)
         a->certs[i].row = -1;
 }
 
-static bxa_row *new_row(bx_audit *a, bx_error *err)
+static bxu_row *new_row(bx_audit *a, bx_error *err)
 {
-    bxa_row *r = bxa_grow(a->rows, &a->nrows, sizeof *a->rows);
+    bxu_row *r = bxu_grow(a->rows, &a->nrows, sizeof *a->rows);
 
     if (!r) {
         bx_error_set(err, BX_ENOMEM, NULL, "out of memory");
@@ -40,7 +40,7 @@ static bxa_row *new_row(bx_audit *a, bx_error *err)
 
 static int attach(bx_audit *a, size_t row, size_t cert, bx_error *err)
 {
-    bxa_row *r = &a->rows[row];
+    bxu_row *r = &a->rows[row];
     size_t *g = realloc(r->certs, (r->ncerts + 1) * sizeof *g);
 
     if (!g)
@@ -51,12 +51,12 @@ static int attach(bx_audit *a, size_t row, size_t cert, bx_error *err)
     return 0;
 }
 
-static int usable(const bxa_cert *c)
+static int usable(const bxu_cert *c)
 {
     return c->res.statement && c->ok_times && c->container_id && c->row < 0;
 }
 
-static int same_engine(const bxa_cert *c, const char *engine)
+static int same_engine(const bxu_cert *c, const char *engine)
 {
     return !c->engine_id || !engine[0] || strcmp(c->engine_id, engine) == 0;
 }
@@ -64,7 +64,7 @@ static int same_engine(const bxa_cert *c, const char *engine)
 /* Rows for the starts of a session no engine has any more, from the certificates that
  * pass want(): one row per (engine, containerId, startedAt). Returns the number of rows
  * made, or -1 on error. */
-typedef int (*want_fn)(const bx_audit *a, const bxa_cert *c, const void *ud);
+typedef int (*want_fn)(const bx_audit *a, const bxu_cert *c, const void *ud);
 
 static long rows_from_certs(bx_audit *a, const json_t *cand, want_fn want, const void *ud,
                             long session, long expect, bx_error *err)
@@ -74,8 +74,8 @@ static long rows_from_certs(bx_audit *a, const json_t *cand, want_fn want, const
 
     for (size_t k = 0; k < n; k++) {
         size_t i = cand ? (size_t)json_integer_value(json_array_get(cand, k)) : k;
-        bxa_cert *c = &a->certs[i];
-        bxa_row *r;
+        bxu_cert *c = &a->certs[i];
+        bxu_row *r;
         size_t row;
         if (!usable(c) || !want(a, c, ud))
             continue;
@@ -96,7 +96,7 @@ static long rows_from_certs(bx_audit *a, const json_t *cand, want_fn want, const
         made++;
         for (size_t q = k + 1; q < n; q++) {
             size_t j = cand ? (size_t)json_integer_value(json_array_get(cand, q)) : q;
-            bxa_cert *d = &a->certs[j];
+            bxu_cert *d = &a->certs[j];
             if (usable(d) && want(a, d, ud) && strcmp(d->container_id, c->container_id) == 0 &&
                 d->started_at == c->started_at && same_engine(d, r->engine) &&
                 attach(a, row, j, err) != 0)
@@ -113,7 +113,7 @@ static json_t *index_by_id(const bx_audit *a)
     json_t *idx = json_object();
 
     for (size_t i = 0; idx && i < a->ncerts; i++) {
-        const bxa_cert *c = &a->certs[i];
+        const bxu_cert *c = &a->certs[i];
         json_t *list;
         if (!c->res.statement || !c->ok_times || !c->container_id)
             continue;
@@ -132,13 +132,13 @@ static json_t *index_by_id(const bx_audit *a)
     return idx;
 }
 
-static int want_id(const bx_audit *a, const bxa_cert *c, const void *ud)
+static int want_id(const bx_audit *a, const bxu_cert *c, const void *ud)
 {
     (void)a;
     return strcmp(c->container_id, (const char *)ud) == 0;
 }
 
-static int want_entry(const bx_audit *a, const bxa_cert *c, const void *ud)
+static int want_entry(const bx_audit *a, const bxu_cert *c, const void *ud)
 {
     const bx_expect_entry *e = ud;
 
@@ -147,13 +147,13 @@ static int want_entry(const bx_audit *a, const bxa_cert *c, const void *ud)
     if (e->id[0])
         return strcmp(c->container_id, e->id) == 0;
     /* by name only: the certificate must also carry the run's labels */
-    return c->name && strcmp(c->name, e->name) == 0 && bxa_carries_labels(a, c->labels);
+    return c->name && strcmp(c->name, e->name) == 0 && bxu_carries_labels(a, c->labels);
 }
 
 static int entry_seen(const bx_audit *a, const bx_expect_entry *e)
 {
     for (size_t i = 0; i < a->nsessions; i++) {
-        const bxa_session *s = &a->sessions[i];
+        const bxu_session *s = &a->sessions[i];
         if (s->dropped)
             continue;
         if (e->id[0] ? strcmp(s->id, e->id) == 0 : (s->name && strcmp(s->name, e->name) == 0))
@@ -173,48 +173,48 @@ static int any_engine_lost(const bx_audit *a)
 static int issued_cmp(const void *x, const void *y, void *ud)
 {
     const bx_audit *a = ud;
-    const bxa_cert *c = &a->certs[*(const size_t *)x], *d = &a->certs[*(const size_t *)y];
+    const bxu_cert *c = &a->certs[*(const size_t *)x], *d = &a->certs[*(const size_t *)y];
 
     if (c->issued_at != d->issued_at)
         return c->issued_at < d->issued_at ? -1 : 1;
     return strcmp(c->file, d->file);
 }
 
-static void judge(bx_audit *a, bxa_row *r)
+static void judge(bx_audit *a, bxu_row *r)
 {
-    const bxa_session *s = r->session >= 0 ? &a->sessions[r->session] : NULL;
+    const bxu_session *s = r->session >= 0 ? &a->sessions[r->session] : NULL;
 
     r->flags = 0;
     if (r->state)
-        r->flags |= BXA_F_LEFTOVER;
+        r->flags |= BXU_F_LEFTOVER;
     if (r->ncerts == 0) {
-        if (s && s->where == BXA_LOST)
-            r->verdict = BXA_V_UNREACHABLE;
+        if (s && s->where == BXU_LOST)
+            r->verdict = BXU_V_UNREACHABLE;
         else if (s)
-            r->verdict = BXA_V_UNATTESTED;
+            r->verdict = BXU_V_UNATTESTED;
         else
-            r->verdict = any_engine_lost(a) ? BXA_V_UNREACHABLE : BXA_V_MISSING;
+            r->verdict = any_engine_lost(a) ? BXU_V_UNREACHABLE : BXU_V_MISSING;
         return;
     }
     qsort_r(r->certs, r->ncerts, sizeof *r->certs, issued_cmp, a);
-    r->verdict = BXA_V_COMPLIANT;
+    r->verdict = BXU_V_COMPLIANT;
     r->primary = (long)r->certs[0];
     for (size_t i = 0; i < r->ncerts; i++) {
         if (!a->certs[r->certs[i]].pass) {
-            if (r->verdict == BXA_V_COMPLIANT)
+            if (r->verdict == BXU_V_COMPLIANT)
                 r->primary = (long)r->certs[i];
-            r->verdict = BXA_V_NONCOMPLIANT;
+            r->verdict = BXU_V_NONCOMPLIANT;
         }
     }
     if (a->certs[r->certs[0]].late)
-        r->flags |= BXA_F_LATE;
+        r->flags |= BXU_F_LATE;
     if (r->ncerts > 1)
-        r->flags |= BXA_F_DUPLICATE;
+        r->flags |= BXU_F_DUPLICATE;
 }
 
 static int row_cmp(const void *x, const void *y)
 {
-    const bxa_row *r = x, *q = y;
+    const bxu_row *r = x, *q = y;
     int c;
 
     if (!r->name != !q->name)
@@ -228,7 +228,7 @@ static int row_cmp(const void *x, const void *y)
     return (r->started_at > q->started_at) - (r->started_at < q->started_at);
 }
 
-int bxa_match(bx_audit *a, bx_error *err)
+int bxu_match(bx_audit *a, bx_error *err)
 {
     const bx_expect *x = a->o.expect;
     json_t *idx;
@@ -239,10 +239,10 @@ int bxa_match(bx_audit *a, bx_error *err)
         return bx_error_set(err, BX_ENOMEM, NULL, "out of memory");
     /* sessions on an engine */
     for (size_t i = 0; i < a->nsessions; i++) {
-        bxa_session *s = &a->sessions[i];
-        const bxa_engine *e = &a->engines[s->engine];
-        bxa_row *r;
-        if (s->dropped || s->where == BXA_GONE)
+        bxu_session *s = &a->sessions[i];
+        const bxu_engine *e = &a->engines[s->engine];
+        bxu_row *r;
+        if (s->dropped || s->where == BXU_GONE)
             continue;
         if (!(r = new_row(a, err)))
             goto out;
@@ -254,14 +254,14 @@ int bxa_match(bx_audit *a, bx_error *err)
         r->started_at = s->started_at;
         r->state = s->state[0] ? s->state : "unknown";
         r->expected = s->expected;
-        if (s->where != BXA_PRESENT || !s->has_started)
+        if (s->where != BXU_PRESENT || !s->has_started)
             continue;
         const json_t *cand = json_object_get(idx, s->id), *v;
         size_t k;
         json_array_foreach(cand, k, v)
         {
             size_t j = (size_t)json_integer_value(v);
-            const bxa_cert *c = &a->certs[j];
+            const bxu_cert *c = &a->certs[j];
             if (usable(c) && c->started_at == s->started_at && same_engine(c, r->engine) &&
                 attach(a, a->nrows - 1, j, err) != 0)
                 goto out;
@@ -269,16 +269,16 @@ int bxa_match(bx_audit *a, bx_error *err)
     }
     /* sessions listed, then removed before their inspect */
     for (size_t i = 0; i < a->nsessions; i++) {
-        bxa_session *s = &a->sessions[i];
-        const bxa_engine *e = &a->engines[s->engine];
+        bxu_session *s = &a->sessions[i];
+        const bxu_engine *e = &a->engines[s->engine];
         long made;
-        if (s->dropped || s->where != BXA_GONE)
+        if (s->dropped || s->where != BXU_GONE)
             continue;
         made = rows_from_certs(a, json_object_get(idx, s->id), want_id, s->id, (long)i, -1, err);
         if (made < 0)
             goto out;
         if (made == 0) {
-            bxa_row *r = new_row(a, err);
+            bxu_row *r = new_row(a, err);
             if (!r)
                 goto out;
             r->session = (long)i;
@@ -302,7 +302,7 @@ int bxa_match(bx_audit *a, bx_error *err)
         if (made < 0)
             goto out;
         if (made == 0) {
-            bxa_row *r = new_row(a, err);
+            bxu_row *r = new_row(a, err);
             if (!r)
                 goto out;
             r->expect = (long)n;

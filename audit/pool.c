@@ -7,7 +7,7 @@
 
 typedef struct {
     bx_audit *a;
-    bxa_job fn;
+    bxu_job fn;
     void *ud;
     size_t n, next; /* next: the next item, taken atomically */
 } pool;
@@ -35,7 +35,7 @@ static void *run(void *arg)
  * returns how many workers have one (n, or fewer when one could not be opened). */
 static unsigned engine_more(bx_audit *a, size_t i, unsigned n)
 {
-    bxa_engine *e = &a->engines[i];
+    bxu_engine *e = &a->engines[i];
 
     if (n > BX_AUDIT_JOBS_MAX)
         n = BX_AUDIT_JOBS_MAX;
@@ -60,7 +60,7 @@ static unsigned open_more(bx_audit *a, unsigned n)
     unsigned ok = n;
 
     for (size_t i = 0; i < a->nengines; i++) {
-        bxa_engine *e = &a->engines[i];
+        bxu_engine *e = &a->engines[i];
         unsigned got;
         if (!e->reachable || e->lost || e->alias_of >= 0)
             continue;
@@ -70,14 +70,14 @@ static unsigned open_more(bx_audit *a, unsigned n)
     return ok;
 }
 
-bx_engine *bxa_engine_for(bx_audit *a, size_t i, unsigned worker)
+bx_engine *bxu_engine_for(bx_audit *a, size_t i, unsigned worker)
 {
-    bxa_engine *e = &a->engines[i];
+    bxu_engine *e = &a->engines[i];
     return worker == 0 || worker > e->nmore || !e->more[worker - 1] ? e->eng
                                                                       : e->more[worker - 1];
 }
 
-void bxa_parallel(bx_audit *a, size_t n, bxa_job fn, void *ud)
+void bxu_parallel(bx_audit *a, size_t n, bxu_job fn, void *ud)
 {
     unsigned nw = a->jobs < n ? a->jobs : (unsigned)n, started = 0;
     pthread_t th[BX_AUDIT_JOBS_MAX];
@@ -97,7 +97,7 @@ void bxa_parallel(bx_audit *a, size_t n, bxa_job fn, void *ud)
         pthread_join(th[w], NULL);
 }
 
-int bxa_engine_is_lost(bx_audit *a, size_t i)
+int bxu_engine_is_lost(bx_audit *a, size_t i)
 {
     int lost;
 
@@ -107,7 +107,7 @@ int bxa_engine_is_lost(bx_audit *a, size_t i)
     return lost;
 }
 
-void bxa_progress(bx_audit *a, const char *phase, size_t done, size_t total)
+void bxu_progress(bx_audit *a, const char *phase, size_t done, size_t total)
 {
     if (!a->o.progress)
         return;

@@ -7,7 +7,7 @@
 
 static json_t *str_or_null(const char *s)
 {
-    return s && *s ? bxa_string(s) : json_null();
+    return s && *s ? bxu_string(s) : json_null();
 }
 
 static json_t *time_or_null(int has, int64_t t)
@@ -21,13 +21,13 @@ static json_t *engines_json(const bx_audit *a)
     json_t *arr = json_array();
 
     for (size_t i = 0; arr && i < a->nengines; i++) {
-        const bxa_engine *e = &a->engines[i];
+        const bxu_engine *e = &a->engines[i];
         json_array_append_new(
             arr,
-            json_pack("{s:o, s:o, s:b, s:b, s:o, s:o}", "endpoint", bxa_string(e->endpoint), "id",
+            json_pack("{s:o, s:o, s:b, s:b, s:o, s:o}", "endpoint", bxu_string(e->endpoint), "id",
                       str_or_null(e->id), "reachable", e->reachable, "lost",
                       e->lost && e->reachable, "sameAs",
-                      e->alias_of >= 0 ? bxa_string(a->engines[e->alias_of].endpoint) : json_null(),
+                      e->alias_of >= 0 ? bxu_string(a->engines[e->alias_of].endpoint) : json_null(),
                       "error", str_or_null(e->error)));
     }
     return arr;
@@ -40,7 +40,7 @@ static void audit_finding(json_t *f, const char *rule, const char *status, json_
 }
 
 /* The row's findings: its certificate's (the primary one), then the audit's own. */
-static json_t *row_findings(const bx_audit *a, const bxa_row *r)
+static json_t *row_findings(const bx_audit *a, const bxu_row *r)
 {
     /* a new array of the same finding objects (they are not changed; the row's own are
      * appended to this array only) */
@@ -50,13 +50,13 @@ static json_t *row_findings(const bx_audit *a, const bxa_row *r)
         json_decref(f);
         return NULL;
     }
-    const bxa_session *s = r->session >= 0 ? &a->sessions[r->session] : NULL;
+    const bxu_session *s = r->session >= 0 ? &a->sessions[r->session] : NULL;
     char msg[512], t[21];
 
     if (!f)
         return NULL;
     switch (r->verdict) {
-    case BXA_V_UNATTESTED:
+    case BXU_V_UNATTESTED:
         if (r->has_started)
             snprintf(msg, sizeof msg,
                      "no verified certificate in --certs for this session's start at %s",
@@ -66,12 +66,12 @@ static json_t *row_findings(const bx_audit *a, const bxa_row *r)
         audit_finding(f, "audit.attested", "fail", json_string("a verified certificate"),
                       json_null(), msg);
         break;
-    case BXA_V_MISSING:
+    case BXU_V_MISSING:
         audit_finding(f, "audit.expected", "fail", json_string("on an engine, or certified"),
                       json_null(),
                       "listed in --expect, never seen on any engine, and no certificate names it");
         break;
-    case BXA_V_UNREACHABLE:
+    case BXU_V_UNREACHABLE:
         if (s)
             snprintf(msg, sizeof msg,
                      "its engine was lost before the session could be inspected: %s",
@@ -83,7 +83,7 @@ static json_t *row_findings(const bx_audit *a, const bxa_row *r)
                       json_string("unreachable"), msg);
         break;
     }
-    if (r->flags & BXA_F_DUPLICATE) {
+    if (r->flags & BXU_F_DUPLICATE) {
         json_t *ids = json_array();
         for (size_t i = 0; ids && i < r->ncerts; i++)
             json_array_append_new(ids, json_string(a->certs[r->certs[i]].res.certificate_id));
@@ -91,10 +91,10 @@ static json_t *row_findings(const bx_audit *a, const bxa_row *r)
                  r->ncerts);
         audit_finding(f, "audit.duplicate", "warn", json_integer(1), ids, msg);
     }
-    if (r->flags & BXA_F_LEFTOVER) {
+    if (r->flags & BXU_F_LEFTOVER) {
         snprintf(msg, sizeof msg, "the session is still on its engine (%s) after the run",
                  r->state);
-        audit_finding(f, "audit.leftover", "fail", json_string("removed"), bxa_string(r->state),
+        audit_finding(f, "audit.leftover", "fail", json_string("removed"), bxu_string(r->state),
                       msg);
     }
     if (s && s->audit_findings)
@@ -105,18 +105,18 @@ static json_t *row_findings(const bx_audit *a, const bxa_row *r)
 static json_t *flags_json(int flags)
 {
     json_t *arr = json_array();
-    if (arr && (flags & BXA_F_LATE))
+    if (arr && (flags & BXU_F_LATE))
         json_array_append_new(arr, json_string("late"));
-    if (arr && (flags & BXA_F_LEFTOVER))
+    if (arr && (flags & BXU_F_LEFTOVER))
         json_array_append_new(arr, json_string("leftover"));
-    if (arr && (flags & BXA_F_DUPLICATE))
+    if (arr && (flags & BXU_F_DUPLICATE))
         json_array_append_new(arr, json_string("duplicate"));
     return arr;
 }
 
-static json_t *row_json(const bx_audit *a, const bxa_row *r)
+static json_t *row_json(const bx_audit *a, const bxu_row *r)
 {
-    const bxa_cert *c = r->primary >= 0 ? &a->certs[r->primary] : NULL;
+    const bxu_cert *c = r->primary >= 0 ? &a->certs[r->primary] : NULL;
     json_t *dups = json_array();
 
     for (size_t i = 0; dups && i < r->ncerts; i++)
@@ -126,9 +126,9 @@ static json_t *row_json(const bx_audit *a, const bxa_row *r)
                      str_or_null(r->engine), "containerId", str_or_null(r->id), "name",
                      str_or_null(r->name), "startedAt", time_or_null(r->has_started, r->started_at),
                      "state", str_or_null(r->state), "expected", r->expected, "verdict",
-                     bxa_verdict_name(r->verdict), "flags", flags_json(r->flags), "certificateId",
+                     bxu_verdict_name(r->verdict), "flags", flags_json(r->flags), "certificateId",
                      c ? json_string(c->res.certificate_id) : json_null(), "certificate",
-                     c ? bxa_string(c->file) : json_null(), "duplicates", dups, "findings",
+                     c ? bxu_string(c->file) : json_null(), "duplicates", dups, "findings",
                      row_findings(a, r));
 }
 
@@ -146,7 +146,7 @@ static json_t *failed_only(const json_t *findings)
     return out;
 }
 
-static json_t *cert_json(const bxa_cert *c)
+static json_t *cert_json(const bxu_cert *c)
 {
     json_t *session = json_null();
     char t[21];
@@ -157,7 +157,7 @@ static json_t *cert_json(const bxa_cert *c)
             json_pack("{s:o, s:o, s:o}", "containerId", str_or_null(c->container_id), "name",
                       str_or_null(c->name), "startedAt",
                       c->ok_times ? json_string(bx_time_format(c->started_at, t)) : json_null());
-    return json_pack("{s:o, s:o, s:s, s:o, s:o}", "file", bxa_string(c->file), "certificateId",
+    return json_pack("{s:o, s:o, s:s, s:o, s:o}", "file", bxu_string(c->file), "certificateId",
                      c->res.certificate_id[0] ? json_string(c->res.certificate_id) : json_null(),
                      "status", c->res.statement ? "unmatched" : "rejected", "session", session,
                      "findings", failed_only(c->findings));
@@ -172,25 +172,25 @@ int bx_audit_report(bx_audit *a, json_t **report, int *complete, size_t *violati
     int rc, done = 1;
 
     *report = NULL;
-    if ((rc = bxa_match(a, err)) != 0)
+    if ((rc = bxu_match(a, err)) != 0)
         return rc;
     if (!(policy = bx_policy_identity(a->o.policy, err)))
         return err->code ? err->code : BX_ENOMEM;
     if (!(sessions = json_array()) || !(certs = json_array()))
         goto oom;
     for (size_t i = 0; i < a->nrows; i++) {
-        const bxa_row *r = &a->rows[i];
+        const bxu_row *r = &a->rows[i];
         json_t *row = row_json(a, r);
         if (!row || json_array_append_new(sessions, row) != 0)
             goto oom;
         count[r->verdict]++;
-        late += !!(r->flags & BXA_F_LATE);
-        leftover += !!(r->flags & BXA_F_LEFTOVER);
-        dup += !!(r->flags & BXA_F_DUPLICATE);
-        viol += r->verdict != BXA_V_COMPLIANT || (r->flags & BXA_F_LEFTOVER);
+        late += !!(r->flags & BXU_F_LATE);
+        leftover += !!(r->flags & BXU_F_LEFTOVER);
+        dup += !!(r->flags & BXU_F_DUPLICATE);
+        viol += r->verdict != BXU_V_COMPLIANT || (r->flags & BXU_F_LEFTOVER);
     }
     for (size_t i = 0; i < a->ncerts; i++) {
-        const bxa_cert *c = &a->certs[i];
+        const bxu_cert *c = &a->certs[i];
         if (c->row >= 0) {
             matched++;
             continue;
@@ -211,10 +211,10 @@ int bx_audit_report(bx_audit *a, json_t **report, int *complete, size_t *violati
         "version", 1, "policy", policy, "auditedAt", bx_time_format(a->o.now, at),
         "complete", done, "engines", engines_json(a), "sessions", sessions, "certificates", certs,
         "orphans", a->orphans, "tasksFolder", str_or_null(a->tasks_folder), "summary", "sessions",
-        (json_int_t)a->nrows, "compliant", (json_int_t)count[BXA_V_COMPLIANT], "noncompliant",
-        (json_int_t)count[BXA_V_NONCOMPLIANT], "unattested", (json_int_t)count[BXA_V_UNATTESTED],
-        "missing", (json_int_t)count[BXA_V_MISSING], "unreachable",
-        (json_int_t)count[BXA_V_UNREACHABLE], "late", (json_int_t)late, "leftover",
+        (json_int_t)a->nrows, "compliant", (json_int_t)count[BXU_V_COMPLIANT], "noncompliant",
+        (json_int_t)count[BXU_V_NONCOMPLIANT], "unattested", (json_int_t)count[BXU_V_UNATTESTED],
+        "missing", (json_int_t)count[BXU_V_MISSING], "unreachable",
+        (json_int_t)count[BXU_V_UNREACHABLE], "late", (json_int_t)late, "leftover",
         (json_int_t)leftover, "duplicate", (json_int_t)dup, "orphans",
         (json_int_t)json_array_size(a->orphans), "violations", (json_int_t)viol, "certificates",
         "total", (json_int_t)a->ncerts, "matched", (json_int_t)matched, "unmatched",

@@ -36,11 +36,11 @@ static int known_now(bx_audit *a, const char *id)
 {
     char path[320];
 
-    if (!bxa_container_name_ok(id))
+    if (!bxu_container_name_ok(id))
         return 0;
     snprintf(path, sizeof path, "/containers/%s/json", id);
     for (size_t i = 0; i < a->nengines; i++) {
-        bxa_engine *e = &a->engines[i];
+        bxu_engine *e = &a->engines[i];
         json_t *c = NULL;
         bx_error ee;
         int rc;
@@ -55,7 +55,7 @@ static int known_now(bx_audit *a, const char *id)
         }
         json_decref(c);
         if (rc != 0 && rc != BX_ENOTFOUND)
-            bxa_engine_lost(a, i, &ee);
+            bxu_engine_lost(a, i, &ee);
     }
     return 0;
 }
@@ -87,7 +87,7 @@ static long task_pid(int dfd, const char *id)
 static int local_docker_reached(const bx_audit *a)
 {
     for (size_t i = 0; i < a->nengines; i++) {
-        const bxa_engine *e = &a->engines[i];
+        const bxu_engine *e = &a->engines[i];
         if (e->local && e->docker && e->reachable)
             return 1;
     }
@@ -101,7 +101,7 @@ static int local_listed(const bx_audit *a)
     int any = 0;
 
     for (size_t i = 0; i < a->nengines; i++) {
-        const bxa_engine *e = &a->engines[i];
+        const bxu_engine *e = &a->engines[i];
         if (!e->reachable) {
             if (e->local)
                 return 0;
@@ -191,8 +191,8 @@ int bx_audit_check_tasks(bx_audit *a, const char *folder, bx_error *err)
             continue;
         long pid = task_pid(dfd, cand[i]);
         json_t *o =
-            json_pack("{s:o, s:o, s:o}", "id", bxa_string(cand[i]), "pid",
-                      pid > 0 ? json_integer(pid) : json_null(), "folder", bxa_string(folder));
+            json_pack("{s:o, s:o, s:o}", "id", bxu_string(cand[i]), "pid",
+                      pid > 0 ? json_integer(pid) : json_null(), "folder", bxu_string(folder));
         if (!o || json_array_append_new(a->orphans, o) != 0) {
             rc = bx_error_set(err, BX_ENOMEM, NULL, "out of memory");
             goto out;

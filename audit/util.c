@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-void *bxa_grow(void *v, size_t *n, size_t sz)
+void *bxu_grow(void *v, size_t *n, size_t sz)
 {
     char *g = realloc(v, (*n + 1) * sz);
 
@@ -18,7 +18,7 @@ void *bxa_grow(void *v, size_t *n, size_t sz)
     return g;
 }
 
-json_t *bxa_string(const char *s)
+json_t *bxu_string(const char *s)
 {
     json_t *j = json_string(s ? s : "");
     char *buf, *o;
@@ -36,7 +36,7 @@ json_t *bxa_string(const char *s)
     return j;
 }
 
-const char *bxa_verdict_name(int v)
+const char *bxu_verdict_name(int v)
 {
     static const char *const names[] = {"compliant", "noncompliant", "unattested", "missing",
                                         "unreachable"};

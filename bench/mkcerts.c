@@ -56,7 +56,7 @@ static void load_seed(const char *path, seed *s)
         len--;
     if (bx_envelope_parse(buf, len, &env, &e) != 0)
         die_err(path, &e);
-    if (bx_json_parse_strict((const char *)env.payload, env.payload_len, 1, 1, &s->st, &e) != 0 ||
+    if (bx_json_parse_strict((const char *)env.payload, env.payload_len, BX_JSON_OBJECT | BX_JSON_JCS, &s->st, &e) != 0 ||
         bx_statement_check(s->st, &e) != 0)
         die_err(path, &e);
     pred = json_object_get(s->st, "predicate");

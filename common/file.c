@@ -81,7 +81,7 @@ static int check_readable(int fd, const char *path, int is_stdin, size_t max, rb
     return 0;
 }
 
-int bx_read_file(const char *path, size_t max, int allow_empty, char **out, size_t *len,
+int bx_read_file(const char *path, size_t max, unsigned flags, char **out, size_t *len,
                  bx_error *err)
 {
     int is_stdin = strcmp(path, "-") == 0;
@@ -101,7 +101,7 @@ int bx_read_file(const char *path, size_t max, int allow_empty, char **out, size
     rc = read_all(fd, name, max, &b, err);
     if (rc)
         goto out;
-    if (b.len == 0 && !allow_empty) {
+    if (b.len == 0 && !(flags & BX_READ_EMPTY_OK)) {
         rc = bx_error_set(err, BX_ECONFIG, name, "is empty");
         goto out;
     }

@@ -37,8 +37,9 @@ static int zone_index(const char *s, int frac_ok)
     return s[i] == 'Z' && s[i + 1] == '\0' ? i : -1;
 }
 
-int bx_time_parse(const char *s, int frac_ok, int64_t *out, bx_error *err)
+int bx_time_parse(const char *s, unsigned flags, int64_t *out, bx_error *err)
 {
+    int frac_ok = (flags & BX_TIME_FRACTION) != 0;
     if (strnlen(s, 20) < 20 || s[4] != '-' || s[7] != '-' || s[10] != 'T' || s[13] != ':' ||
         s[16] != ':' || zone_index(s, frac_ok) < 0)
         return bx_error_set(err, BX_EINVAL, NULL,

@@ -4,7 +4,7 @@
  * must serialize as JCS: anything the builder accepts can be signed. It is then reconciled
  * with fixed kernel and runtime views (as a runc and a runsc session would give them), and
  * must still serialize. */
-#include "bx_attest_int.h"
+#include "attest_internal.h"
 
 #include <stdint.h>
 #include <stdlib.h>

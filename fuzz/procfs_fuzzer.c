@@ -3,7 +3,7 @@
  * evidence redaction on arbitrary bytes. The first byte picks the parser; the rest is the
  * file. Whatever a parser accepts must make sense: readings within their ranges, JSON the
  * predicate can carry. Corpus: fixtures/procfs/ files, each behind its selector byte. */
-#include "bx_attest_int.h"
+#include "attest_internal.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -141,7 +141,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     case F_SPEC: {
         json_t *cfg = NULL, *view = NULL, *rt = NULL;
         char sha[65];
-        if (bx_json_parse_strict(copy, len, 1, 0, &cfg, &e) == 0 &&
+        if (bx_json_parse_strict(copy, len, BX_JSON_OBJECT, &cfg, &e) == 0 &&
             bxa_spec_view(cfg, &view, sha, &e) == 0) {
             json_t *flags = json_pack("[s,s]", "--network=none", "--oci-seccomp");
             jcs_or_refuse(view);

@@ -40,12 +40,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     bx_error e;
     char *jcs = NULL;
     size_t len = 0;
-    int rc = bx_json_parse_strict((const char *)data, size, 1, 1, &st, &e);
+    int rc = bx_json_parse_strict((const char *)data, size, BX_JSON_OBJECT | BX_JSON_JCS, &st, &e);
 
     if (rc != 0) {
         check_error(&e, rc);
         /* most mutations break the JCS form: give the schema the value all the same */
-        if (bx_json_parse_strict((const char *)data, size, 1, 0, &st, &e) == 0)
+        if (bx_json_parse_strict((const char *)data, size, BX_JSON_OBJECT, &st, &e) == 0)
             check_statement(st);
         json_decref(st);
         return 0;

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* ledger add: verify, then record certificates on their commit, by compare-and-swap. */
-#include "ledger_int.h"
+#include "ledger_internal.h"
 
 #include <string.h>
 
@@ -56,24 +56,24 @@ static int add_round(bx_ledger *l, const bx_policy *p, const bx_verify_opts *o, 
     git_oid head, blob, id;
     git_commit *base = NULL;
     git_tree *tree = NULL;
-    bx__ledger_update up = {{0}, NULL, 0};
+    bxl_update up = {{0}, NULL, 0};
     char *old = NULL;
     size_t oldlen = 0;
     int exists = 0, found = 0, rc;
 
     for (size_t i = 0; i < n; i++)
         items[i].status = 0;
-    if ((rc = bx__ledger_ref_id(l, BX_LEDGER_NOTES_REF, &head, &exists, err)) != 0)
+    if ((rc = bxl_ref_id(l, BX_LEDGER_NOTES_REF, &head, &exists, err)) != 0)
         goto out;
     if (exists) {
         if (git_commit_lookup(&base, l->repo, &head) < 0 || git_commit_tree(&tree, base) < 0) {
-            rc = bx__ledger_git_error(err, BX_EIO, BX_LEDGER_NOTES_REF,
+            rc = bxl_git_error(err, BX_EIO, BX_LEDGER_NOTES_REF,
                                       "cannot read the notes commit");
             goto out;
         }
-        if ((rc = bx__ledger_tree_find(l, tree, commit, &found, &blob, up.path, err)) != 0)
+        if ((rc = bxl_tree_find(l, tree, commit, &found, &blob, up.path, err)) != 0)
             goto out;
-        if (found && (rc = bx__ledger_blob_read(l, &blob, &old, &oldlen, err)) != 0)
+        if (found && (rc = bxl_blob_read(l, &blob, &old, &oldlen, err)) != 0)
             goto out;
     }
     if (!found)
@@ -94,9 +94,9 @@ static int add_round(bx_ledger *l, const bx_policy *p, const bx_verify_opts *o, 
     git_commit *parents[1] = {base};
     char msg[160];
     snprintf(msg, sizeof msg, "Notes added by 'boxcert ledger add' to %.12s\n", commit);
-    if ((rc = bx__ledger_write_commit(l, base, &up, 1, parents, base ? 1 : 0, msg, &id, err)) != 0)
+    if ((rc = bxl_write_commit(l, base, &up, 1, parents, base ? 1 : 0, msg, &id, err)) != 0)
         goto out;
-    rc = bx__ledger_ref_cas(l, exists ? &head : NULL, &id, "boxcert ledger add", err);
+    rc = bxl_ref_cas(l, exists ? &head : NULL, &id, "boxcert ledger add", err);
 out:
     free(old);
     free(up.buf);
@@ -130,7 +130,7 @@ int bx_ledger_add(bx_ledger *l, const bx_policy *p, const bx_verify_opts *o, con
         rc = add_round(l, p, o, commit, n, bufs, lens, items, err);
         if (rc != BX__LEDGER_RETRY)
             return rc;
-        bx__ledger_backoff(attempt);
+        bxl_backoff(attempt);
     }
     return bx_error_set(err, BX_EIO, BX_LEDGER_NOTES_REF,
                         "the reference kept changing under concurrent writers: gave up after %d "

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* The repository: opening it, resolving revisions, reading and writing notes trees,
  * and the compare-and-swap update of refs/notes/boxcert. */
-#include "ledger_int.h"
+#include "ledger_internal.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -9,7 +9,7 @@
 #include <time.h>
 #include <openssl/rand.h>
 
-int bx__ledger_git_error(bx_error *err, int code, const char *where, const char *fmt, ...)
+int bxl_git_error(bx_error *err, int code, const char *where, const char *fmt, ...)
 {
     char msg[200];
     va_list ap;
@@ -27,12 +27,12 @@ int bx_ledger_open(const char *path, bx_ledger **out, bx_error *err)
     bx_ledger *l = NULL;
     int rc;
     if (git_libgit2_init() < 0)
-        return bx__ledger_git_error(err, BX_EENV, NULL, "cannot initialise libgit2");
+        return bxl_git_error(err, BX_EENV, NULL, "cannot initialise libgit2");
     /* libgit2 runs no hooks and no program the repository's configuration names, and the
      * ledger never checks files out: it reads and writes objects and refs. A CI runner or
      * an auditor (root) must be able to use a checkout that another user owns. */
     if (git_libgit2_opts(GIT_OPT_SET_OWNER_VALIDATION, 0) < 0) {
-        rc = bx__ledger_git_error(err, BX_EENV, NULL, "cannot set owner validation");
+        rc = bxl_git_error(err, BX_EENV, NULL, "cannot set owner validation");
         goto fail;
     }
     l = calloc(1, sizeof *l);
@@ -46,7 +46,7 @@ int bx_ledger_open(const char *path, bx_ledger **out, bx_error *err)
         goto fail;
     }
     if (g < 0) {
-        rc = bx__ledger_git_error(err, BX_ECONFIG, path, "cannot open the repository");
+        rc = bxl_git_error(err, BX_ECONFIG, path, "cannot open the repository");
         goto fail;
     }
     *out = l;
@@ -71,7 +71,7 @@ int bx_ledger_resolve(bx_ledger *l, const char *rev, char out[41], bx_error *err
     git_object *obj = NULL, *commit = NULL;
     int rc = 0;
     if (git_revparse_single(&obj, l->repo, rev) < 0) {
-        rc = bx__ledger_git_error(err, BX_ECONFIG, rev, "unknown revision");
+        rc = bxl_git_error(err, BX_ECONFIG, rev, "unknown revision");
         goto out;
     }
     if (git_object_peel(&commit, obj, GIT_OBJECT_COMMIT) < 0) {
@@ -85,7 +85,7 @@ out:
     return rc;
 }
 
-int bx__ledger_ref_id(bx_ledger *l, const char *ref, git_oid *out, int *exists, bx_error *err)
+int bxl_ref_id(bx_ledger *l, const char *ref, git_oid *out, int *exists, bx_error *err)
 {
     int g = git_reference_name_to_id(out, l->repo, ref);
     *exists = g == 0;
@@ -94,11 +94,11 @@ int bx__ledger_ref_id(bx_ledger *l, const char *ref, git_oid *out, int *exists, 
         return 0;
     }
     if (g < 0)
-        return bx__ledger_git_error(err, BX_EIO, ref, "cannot read the reference");
+        return bxl_git_error(err, BX_EIO, ref, "cannot read the reference");
     return 0;
 }
 
-int bx__ledger_tree_find(bx_ledger *l, git_tree *tree, const char *target, int *found,
+int bxl_tree_find(bx_ledger *l, git_tree *tree, const char *target, int *found,
                          git_oid *blob, char path[64], bx_error *err)
 {
     git_tree *cur = tree, *sub = NULL;
@@ -121,7 +121,7 @@ int bx__ledger_tree_find(bx_ledger *l, git_tree *tree, const char *target, int *
             break;
         git_tree *next = NULL;
         if (git_tree_lookup(&next, l->repo, git_tree_entry_id(e)) < 0) {
-            rc = bx__ledger_git_error(err, BX_EIO, target, "cannot read the notes tree");
+            rc = bxl_git_error(err, BX_EIO, target, "cannot read the notes tree");
             break;
         }
         git_tree_free(sub);
@@ -133,14 +133,14 @@ int bx__ledger_tree_find(bx_ledger *l, git_tree *tree, const char *target, int *
     return rc;
 }
 
-int bx__ledger_blob_read(bx_ledger *l, const git_oid *id, char **buf, size_t *len, bx_error *err)
+int bxl_blob_read(bx_ledger *l, const git_oid *id, char **buf, size_t *len, bx_error *err)
 {
     git_blob *b = NULL;
     char hex[41];
     int rc = 0;
     git_oid_tostr(hex, sizeof hex, id);
     if (git_blob_lookup(&b, l->repo, id) < 0)
-        return bx__ledger_git_error(err, BX_EIO, hex, "cannot read the note");
+        return bxl_git_error(err, BX_EIO, hex, "cannot read the note");
     git_object_size_t size = git_blob_rawsize(b);
     if (size > BX_LEDGER_NOTE_MAX) {
         rc = bx_error_set(err, BX_EINVAL, hex, "too large: note of %llu bytes; the cap is %d",
@@ -171,15 +171,15 @@ int bx_ledger_note_read(bx_ledger *l, const char *commit, char **buf, size_t *le
     int exists = 0, found = 0, rc;
     *buf = NULL;
     *len = 0;
-    if ((rc = bx__ledger_ref_id(l, BX_LEDGER_NOTES_REF, &head, &exists, err)) != 0 || !exists)
+    if ((rc = bxl_ref_id(l, BX_LEDGER_NOTES_REF, &head, &exists, err)) != 0 || !exists)
         return rc;
     if (git_commit_lookup(&c, l->repo, &head) < 0 || git_commit_tree(&t, c) < 0) {
-        rc = bx__ledger_git_error(err, BX_EIO, BX_LEDGER_NOTES_REF, "cannot read the notes commit");
+        rc = bxl_git_error(err, BX_EIO, BX_LEDGER_NOTES_REF, "cannot read the notes commit");
         goto out;
     }
-    if ((rc = bx__ledger_tree_find(l, t, commit, &found, &blob, path, err)) != 0 || !found)
+    if ((rc = bxl_tree_find(l, t, commit, &found, &blob, path, err)) != 0 || !found)
         goto out;
-    rc = bx__ledger_blob_read(l, &blob, buf, len, err);
+    rc = bxl_blob_read(l, &blob, buf, len, err);
 out:
     git_tree_free(t);
     git_commit_free(c);
@@ -193,7 +193,7 @@ static int signature(bx_ledger *l, git_signature **out)
     return git_signature_now(out, "boxcert", "boxcert@localhost");
 }
 
-int bx__ledger_write_commit(bx_ledger *l, git_commit *base, const bx__ledger_update *updates,
+int bxl_write_commit(bx_ledger *l, git_commit *base, const bxl_update *updates,
                             size_t nupdates, git_commit **parents, size_t nparents, const char *msg,
                             git_oid *out, bx_error *err)
 {
@@ -206,13 +206,13 @@ int bx__ledger_write_commit(bx_ledger *l, git_commit *base, const bx__ledger_upd
 
     if (base) {
         if (git_commit_tree(&baseline, base) < 0) {
-            rc = bx__ledger_git_error(err, BX_EIO, BX_LEDGER_NOTES_REF,
+            rc = bxl_git_error(err, BX_EIO, BX_LEDGER_NOTES_REF,
                                       "cannot read the notes tree");
             goto out;
         }
     } else if (git_treebuilder_new(&tb, l->repo, NULL) < 0 || git_treebuilder_write(&id, tb) < 0 ||
                git_tree_lookup(&baseline, l->repo, &id) < 0) {
-        rc = bx__ledger_git_error(err, BX_EIO, NULL, "cannot write an empty tree");
+        rc = bxl_git_error(err, BX_EIO, NULL, "cannot write an empty tree");
         goto out;
     }
     ups = calloc(nupdates ? nupdates : 1, sizeof *ups);
@@ -222,7 +222,7 @@ int bx__ledger_write_commit(bx_ledger *l, git_commit *base, const bx__ledger_upd
     }
     for (size_t i = 0; i < nupdates; i++) {
         if (git_blob_create_from_buffer(&ups[i].id, l->repo, updates[i].buf, updates[i].len) < 0) {
-            rc = bx__ledger_git_error(err, BX_EIO, updates[i].path, "cannot write the note");
+            rc = bxl_git_error(err, BX_EIO, updates[i].path, "cannot write the note");
             goto out;
         }
         ups[i].action = GIT_TREE_UPDATE_UPSERT;
@@ -231,17 +231,17 @@ int bx__ledger_write_commit(bx_ledger *l, git_commit *base, const bx__ledger_upd
     }
     if (git_tree_create_updated(&id, l->repo, baseline, nupdates, ups) < 0 ||
         git_tree_lookup(&tree, l->repo, &id) < 0) {
-        rc = bx__ledger_git_error(err, BX_EIO, BX_LEDGER_NOTES_REF, "cannot write the notes tree");
+        rc = bxl_git_error(err, BX_EIO, BX_LEDGER_NOTES_REF, "cannot write the notes tree");
         goto out;
     }
     if (signature(l, &sig) < 0) {
-        rc = bx__ledger_git_error(err, BX_EIO, NULL, "cannot make a commit signature");
+        rc = bxl_git_error(err, BX_EIO, NULL, "cannot make a commit signature");
         goto out;
     }
     if (git_commit_create(out, l->repo, NULL, sig, sig, NULL, msg, tree, nparents,
                           (const git_commit **)parents) < 0) {
         rc =
-            bx__ledger_git_error(err, BX_EIO, BX_LEDGER_NOTES_REF, "cannot write the notes commit");
+            bxl_git_error(err, BX_EIO, BX_LEDGER_NOTES_REF, "cannot write the notes commit");
         goto out;
     }
 out:
@@ -253,7 +253,7 @@ out:
     return rc;
 }
 
-int bx__ledger_ref_cas(bx_ledger *l, const git_oid *expected, const git_oid *new_id,
+int bxl_ref_cas(bx_ledger *l, const git_oid *expected, const git_oid *new_id,
                        const char *msg, bx_error *err)
 {
     git_reference *ref = NULL;
@@ -264,12 +264,12 @@ int bx__ledger_ref_cas(bx_ledger *l, const git_oid *expected, const git_oid *new
     if (g == GIT_EMODIFIED || g == GIT_ELOCKED || g == GIT_EEXISTS)
         return BX__LEDGER_RETRY;
     if (g < 0)
-        return bx__ledger_git_error(err, BX_EIO, BX_LEDGER_NOTES_REF,
+        return bxl_git_error(err, BX_EIO, BX_LEDGER_NOTES_REF,
                                     "cannot update the reference");
     return 0;
 }
 
-void bx__ledger_backoff(unsigned attempt)
+void bxl_backoff(unsigned attempt)
 {
     unsigned char r[2] = {0, 0};
     unsigned span = 1u << (attempt < 6 ? attempt : 6); /* ms */

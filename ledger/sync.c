@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* ledger fetch and push: libgit2 has no notes merge, so notes trees are merged here as a
  * union (bx_ledger_note_union per note) and committed with both parents. */
-#include "ledger_int.h"
+#include "ledger_internal.h"
 
 #include <string.h>
 
 typedef struct {
-    bx__ledger_update *v;
+    bxl_update *v;
     size_t n, cap;
 } update_list;
 
@@ -31,19 +31,19 @@ static int merge_updates(bx_ledger *l, git_commit *base, git_commit *other, upda
     int rc = 0, g;
 
     if (git_commit_tree(&tree, base) < 0 || git_note_commit_iterator_new(&it, other) < 0) {
-        rc = bx__ledger_git_error(err, BX_EIO, BX_LEDGER_NOTES_REF, "cannot read the notes");
+        rc = bxl_git_error(err, BX_EIO, BX_LEDGER_NOTES_REF, "cannot read the notes");
         goto out;
     }
     while ((g = git_note_next(&blob_o, &target, it)) == 0) {
         char hex[41], path[64];
         int found = 0;
         git_oid_tostr(hex, sizeof hex, &target);
-        if ((rc = bx__ledger_tree_find(l, tree, hex, &found, &blob_b, path, err)) != 0)
+        if ((rc = bxl_tree_find(l, tree, hex, &found, &blob_b, path, err)) != 0)
             goto out;
         if (found && git_oid_equal(&blob_b, &blob_o))
             continue;
-        if ((rc = bx__ledger_blob_read(l, &blob_o, &a, &alen, err)) != 0 ||
-            (found && (rc = bx__ledger_blob_read(l, &blob_b, &b, &blen, err)) != 0))
+        if ((rc = bxl_blob_read(l, &blob_o, &a, &alen, err)) != 0 ||
+            (found && (rc = bxl_blob_read(l, &blob_b, &b, &blen, err)) != 0))
             goto out;
         char *m = NULL;
         size_t mlen = 0;
@@ -54,7 +54,7 @@ static int merge_updates(bx_ledger *l, git_commit *base, git_commit *other, upda
         } else {
             if (u->n == u->cap) {
                 size_t cap = u->cap ? u->cap * 2 : 16;
-                bx__ledger_update *v = realloc(u->v, cap * sizeof *v);
+                bxl_update *v = realloc(u->v, cap * sizeof *v);
                 if (!v) {
                     free(m);
                     rc = bx_error_set(err, BX_ENOMEM, NULL, "out of memory");
@@ -63,7 +63,7 @@ static int merge_updates(bx_ledger *l, git_commit *base, git_commit *other, upda
                 u->v = v;
                 u->cap = cap;
             }
-            bx__ledger_update *x = &u->v[u->n++];
+            bxl_update *x = &u->v[u->n++];
             snprintf(x->path, sizeof x->path, "%s", found ? path : hex);
             x->buf = m;
             x->len = mlen;
@@ -74,7 +74,7 @@ static int merge_updates(bx_ledger *l, git_commit *base, git_commit *other, upda
         blen = alen = 0;
     }
     if (g != GIT_ITEROVER)
-        rc = bx__ledger_git_error(err, BX_EIO, BX_LEDGER_NOTES_REF, "cannot read the notes");
+        rc = bxl_git_error(err, BX_EIO, BX_LEDGER_NOTES_REF, "cannot read the notes");
 out:
     free(a);
     free(b);
@@ -87,7 +87,7 @@ static int descends(bx_ledger *l, const git_oid *a, const git_oid *b, int *out, 
 {
     int g = git_graph_descendant_of(l->repo, a, b);
     if (g < 0)
-        return bx__ledger_git_error(err, BX_EIO, BX_LEDGER_NOTES_REF, "cannot compare histories");
+        return bxl_git_error(err, BX_EIO, BX_LEDGER_NOTES_REF, "cannot compare histories");
     *out = g;
     return 0;
 }
@@ -100,7 +100,7 @@ static int merge_round(bx_ledger *l, const git_oid *theirs, const char *what, bx
     update_list u = {0};
     int exists = 0, ours_has_theirs = 0, theirs_has_ours = 0, rc;
 
-    if ((rc = bx__ledger_ref_id(l, BX_LEDGER_NOTES_REF, &ours, &exists, err)) != 0)
+    if ((rc = bxl_ref_id(l, BX_LEDGER_NOTES_REF, &ours, &exists, err)) != 0)
         return rc;
     if (exists)
         git_oid_tostr(s->before, sizeof s->before, &ours);
@@ -109,7 +109,7 @@ static int merge_round(bx_ledger *l, const git_oid *theirs, const char *what, bx
     snprintf(s->after, sizeof s->after, "%s", s->before);
     s->notes_changed = 0;
     if (!exists) {
-        rc = bx__ledger_ref_cas(l, NULL, theirs, "boxcert ledger: fast-forward", err);
+        rc = bxl_ref_cas(l, NULL, theirs, "boxcert ledger: fast-forward", err);
         if (rc == 0) {
             s->outcome = BX_LEDGER_SYNC_FASTFORWARD;
             git_oid_tostr(s->after, sizeof s->after, theirs);
@@ -125,7 +125,7 @@ static int merge_round(bx_ledger *l, const git_oid *theirs, const char *what, bx
         return rc;
     if (git_commit_lookup(&oc, l->repo, &ours) < 0 || git_commit_lookup(&tc, l->repo, theirs) < 0) {
         rc =
-            bx__ledger_git_error(err, BX_EIO, BX_LEDGER_NOTES_REF, "cannot read the notes commits");
+            bxl_git_error(err, BX_EIO, BX_LEDGER_NOTES_REF, "cannot read the notes commits");
         goto out;
     }
     /* Build on theirs when it already holds ours (a fast-forward if ours adds nothing);
@@ -135,7 +135,7 @@ static int merge_round(bx_ledger *l, const git_oid *theirs, const char *what, bx
         goto out;
     s->notes_changed = u.n;
     if (theirs_has_ours && u.n == 0) {
-        rc = bx__ledger_ref_cas(l, &ours, theirs, "boxcert ledger: fast-forward", err);
+        rc = bxl_ref_cas(l, &ours, theirs, "boxcert ledger: fast-forward", err);
         if (rc == 0) {
             s->outcome = BX_LEDGER_SYNC_FASTFORWARD;
             git_oid_tostr(s->after, sizeof s->after, theirs);
@@ -145,9 +145,9 @@ static int merge_round(bx_ledger *l, const git_oid *theirs, const char *what, bx
     git_commit *parents[2] = {oc, tc};
     char msg[300];
     snprintf(msg, sizeof msg, "Notes merged by 'boxcert ledger' from %s\n", what);
-    if ((rc = bx__ledger_write_commit(l, base, u.v, u.n, parents, 2, msg, &id, err)) != 0)
+    if ((rc = bxl_write_commit(l, base, u.v, u.n, parents, 2, msg, &id, err)) != 0)
         goto out;
-    rc = bx__ledger_ref_cas(l, &ours, &id, "boxcert ledger: merge", err);
+    rc = bxl_ref_cas(l, &ours, &id, "boxcert ledger: merge", err);
     if (rc == 0) {
         s->outcome = BX_LEDGER_SYNC_MERGED;
         git_oid_tostr(s->after, sizeof s->after, &id);
@@ -165,7 +165,7 @@ int bx_ledger_merge(bx_ledger *l, const char *theirs_ref, const char *what, bx_l
     git_oid theirs;
     int exists = 0, rc;
     out->outcome = BX_LEDGER_SYNC_NONE;
-    if ((rc = bx__ledger_ref_id(l, theirs_ref, &theirs, &exists, err)) != 0)
+    if ((rc = bxl_ref_id(l, theirs_ref, &theirs, &exists, err)) != 0)
         return rc;
     if (!exists)
         return bx_error_set(err, BX_ENOTFOUND, theirs_ref, "no such reference");
@@ -173,7 +173,7 @@ int bx_ledger_merge(bx_ledger *l, const char *theirs_ref, const char *what, bx_l
         rc = merge_round(l, &theirs, what, out, err);
         if (rc != BX__LEDGER_RETRY)
             return rc;
-        bx__ledger_backoff(attempt);
+        bxl_backoff(attempt);
     }
     return bx_error_set(err, BX_EIO, BX_LEDGER_NOTES_REF,
                         "the reference kept changing under concurrent writers: gave up after %d "
@@ -256,11 +256,11 @@ static int remote_open(bx_ledger *l, const char *name, git_remote **out, char tm
         if (git_reference_name_is_valid(&valid, tmpref) == 0 && valid && strlen(tmpref) < 250)
             return 0;
     } else if (g != GIT_ENOTFOUND && g != GIT_EINVALIDSPEC) {
-        return bx__ledger_git_error(err, BX_ECONFIG, shown, "cannot read the remote");
+        return bxl_git_error(err, BX_ECONFIG, shown, "cannot read the remote");
     } else if (!looks_like_url(name)) {
         return bx_error_set(err, BX_ECONFIG, shown, "no such remote (and not a URL or path)");
     } else if (git_remote_create_anonymous(out, l->repo, name) < 0) {
-        return bx__ledger_git_error(err, BX_ECONFIG, shown, "not a usable remote URL");
+        return bxl_git_error(err, BX_ECONFIG, shown, "not a usable remote URL");
     }
     /* A URL, or a name that cannot be part of a ref: name the ref after its digest
      * (without credentials: one ref per place, not per token). */
@@ -288,7 +288,7 @@ static int fetch_only(bx_ledger *l, git_remote *remote, const char *name, const 
         int g = git_reference_delete(ref);
         git_reference_free(ref);
         if (g < 0)
-            return bx__ledger_git_error(err, BX_EIO, tmpref, "cannot remove the reference");
+            return bxl_git_error(err, BX_EIO, tmpref, "cannot remove the reference");
     }
     snprintf(spec, sizeof spec, "+%s:%s", BX_LEDGER_NOTES_REF, tmpref);
     git_fetch_options_init(&fo, GIT_FETCH_OPTIONS_VERSION);
@@ -298,8 +298,8 @@ static int fetch_only(bx_ledger *l, git_remote *remote, const char *name, const 
     fo.download_tags = GIT_REMOTE_DOWNLOAD_TAGS_NONE;
     fo.prune = GIT_FETCH_NO_PRUNE;
     if (git_remote_fetch(remote, &refspecs, &fo, "boxcert ledger fetch") < 0)
-        return bx__ledger_git_error(err, BX_EENV, name, "fetch failed");
-    return bx__ledger_ref_id(l, tmpref, &id, has, err);
+        return bxl_git_error(err, BX_EENV, name, "fetch failed");
+    return bxl_ref_id(l, tmpref, &id, has, err);
 }
 
 int bx_ledger_fetch(bx_ledger *l, const char *name, bx_ledger_sync *out, bx_error *err)
@@ -318,7 +318,7 @@ int bx_ledger_fetch(bx_ledger *l, const char *name, bx_ledger_sync *out, bx_erro
         } else {
             git_oid id;
             int exists = 0;
-            if ((rc = bx__ledger_ref_id(l, BX_LEDGER_NOTES_REF, &id, &exists, err)) == 0 && exists)
+            if ((rc = bxl_ref_id(l, BX_LEDGER_NOTES_REF, &id, &exists, err)) == 0 && exists)
                 git_oid_tostr(out->before, sizeof out->before, &id);
             memcpy(out->after, out->before, sizeof out->after);
         }
@@ -348,7 +348,7 @@ int bx_ledger_push(bx_ledger *l, const char *name, bx_ledger_sync *out, bx_error
         int exists = 0, has = 0, contains = 0;
 
         out->attempts = round + 1;
-        if ((rc = bx__ledger_ref_id(l, BX_LEDGER_NOTES_REF, &ours, &exists, err)) != 0)
+        if ((rc = bxl_ref_id(l, BX_LEDGER_NOTES_REF, &ours, &exists, err)) != 0)
             goto out;
         if (!exists) {
             out->outcome = BX_LEDGER_SYNC_NONE;
@@ -367,7 +367,7 @@ int bx_ledger_push(bx_ledger *l, const char *name, bx_ledger_sync *out, bx_error
                 git_oid_tostr(out->before, sizeof out->before, &st.remote_old);
         }
         if (g < 0 && g != GIT_ENONFASTFORWARD) {
-            rc = bx__ledger_git_error(err, BX_EENV, shown, "push failed");
+            rc = bxl_git_error(err, BX_EENV, shown, "push failed");
             goto out;
         }
         if (g == 0 && !st.rejected[0]) {
@@ -376,7 +376,7 @@ int bx_ledger_push(bx_ledger *l, const char *name, bx_ledger_sync *out, bx_error
             if ((rc = fetch_only(l, remote, shown, tmpref, &has, err)) != 0)
                 goto out;
             if (has) {
-                if ((rc = bx__ledger_ref_id(l, tmpref, &back, &has, err)) != 0)
+                if ((rc = bxl_ref_id(l, tmpref, &back, &has, err)) != 0)
                     goto out;
                 contains = git_oid_equal(&back, &ours);
                 if (!contains && (rc = descends(l, &back, &ours, &contains, err)) != 0)
@@ -399,7 +399,7 @@ int bx_ledger_push(bx_ledger *l, const char *name, bx_ledger_sync *out, bx_error
             goto out;
         if (has && (rc = bx_ledger_merge(l, tmpref, shown, &m, err)) != 0)
             goto out;
-        bx__ledger_backoff(round);
+        bxl_backoff(round);
     }
     rc = bx_error_set(err, BX_EENV, shown,
                       "the remote kept moving or refusing refs/notes/boxcert: gave up after %d "

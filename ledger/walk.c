@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* ledger show and ledger verify: the certificates of one commit, of a range of commits. */
-#include "ledger_int.h"
+#include "ledger_internal.h"
 
 #include <string.h>
 
@@ -127,7 +127,7 @@ int bx_ledger_verify_range(bx_ledger *l, const bx_policy *p, const bx_verify_opt
 
     memset(sum, 0, sizeof *sum);
     if (git_revparse(&spec, l->repo, range) < 0) {
-        rc = bx__ledger_git_error(err, BX_ECONFIG, range, "not a revision range");
+        rc = bxl_git_error(err, BX_ECONFIG, range, "not a revision range");
         goto out;
     }
     if (spec.flags & GIT_REVSPEC_MERGE_BASE) {
@@ -137,7 +137,7 @@ int bx_ledger_verify_range(bx_ledger *l, const bx_policy *p, const bx_verify_opt
     }
     if (git_revwalk_new(&walk, l->repo) < 0 ||
         git_revwalk_sorting(walk, GIT_SORT_TOPOLOGICAL | GIT_SORT_TIME) < 0) {
-        rc = bx__ledger_git_error(err, BX_EIO, range, "cannot walk the history");
+        rc = bxl_git_error(err, BX_EIO, range, "cannot walk the history");
         goto out;
     }
     if (first_parent)
@@ -148,7 +148,7 @@ int bx_ledger_verify_range(bx_ledger *l, const bx_policy *p, const bx_verify_opt
             (rc = peel_commit(spec.to, range, &to, err)) != 0)
             goto out;
         if (git_revwalk_push(walk, &to) < 0 || git_revwalk_hide(walk, &from) < 0) {
-            rc = bx__ledger_git_error(err, BX_EIO, range, "cannot walk the history");
+            rc = bxl_git_error(err, BX_EIO, range, "cannot walk the history");
             goto out;
         }
     } else {
@@ -156,7 +156,7 @@ int bx_ledger_verify_range(bx_ledger *l, const bx_policy *p, const bx_verify_opt
         if ((rc = peel_commit(spec.from, range, &tip, err)) != 0)
             goto out;
         if (git_revwalk_push(walk, &tip) < 0) {
-            rc = bx__ledger_git_error(err, BX_EIO, range, "cannot walk the history");
+            rc = bxl_git_error(err, BX_EIO, range, "cannot walk the history");
             goto out;
         }
     }
@@ -167,7 +167,7 @@ int bx_ledger_verify_range(bx_ledger *l, const bx_policy *p, const bx_verify_opt
             goto out;
     }
     if (g != GIT_ITEROVER)
-        rc = bx__ledger_git_error(err, BX_EIO, range, "cannot walk the history");
+        rc = bxl_git_error(err, BX_EIO, range, "cannot walk the history");
 out:
     git_revwalk_free(walk);
     git_object_free(spec.from);

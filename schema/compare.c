@@ -7,7 +7,7 @@
  * selinux a profile or label, a namespace "private" or "host". Anything else cannot be
  * compared: BX_CMP_UNKNOWN, which callers treat as a failure (fail closed), as they treat
  * an effective value that was not observed (null). */
-#include "bx_schema_int.h"
+#include "schema_internal.h"
 
 #include <stdlib.h>
 #include <string.h>

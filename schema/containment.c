@@ -10,7 +10,7 @@
  * fact"). Nullability follows "a value that could not be observed is null": identities, times,
  * the nonce, hashes of inputs and the shape of the document are never null; observations the
  * spec types as plain bool and the lists the engine always reports are never null. */
-#include "bx_schema_int.h"
+#include "schema_internal.h"
 
 #include <pthread.h>
 #include <stdlib.h>

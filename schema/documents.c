@@ -2,7 +2,7 @@
 /* The JSON Schemas made from the shapes (bx_schema_document): the predicate of each version,
  * the statement around any of them, and a --requested file. tools/schemagen.c writes them at
  * build time; the copies under schema/schemas/ are checked against them by the tests. */
-#include "bx_schema_int.h"
+#include "schema_internal.h"
 
 #include <string.h>
 

@@ -242,7 +242,7 @@ int bx_envelope_parse(const char *buf, size_t len, bx_envelope *env, bx_error *e
     if (fast_parse(buf, len, env) == 0)
         return 0;
 
-    rc = bx_json_parse_strict(buf, len, 1, 0, &root, err);
+    rc = bx_json_parse_strict(buf, len, BX_JSON_OBJECT, &root, err);
     if (rc)
         goto out;
     if ((rc = only_members(root, allowed, "", err)) != 0)

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-#include "bx_schema_int.h"
+#include "schema_internal.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-#include "bx_schema_int.h"
+#include "schema_internal.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -546,9 +546,10 @@ int bxs_json_parse_jcs(const char *buf, size_t len, bxs_capture *cap, json_t **o
     return parse_strict(buf, len, 1, 1, out, err);
 }
 
-int bx_json_parse_strict(const char *buf, size_t len, int want_object, int require_jcs,
-                         json_t **out, bx_error *err)
+int bx_json_parse_strict(const char *buf, size_t len, unsigned flags, json_t **out,
+                         bx_error *err)
 {
+    int want_object = (flags & BX_JSON_OBJECT) != 0, require_jcs = (flags & BX_JSON_JCS) != 0;
     if (want_object && require_jcs && parse_canonical(buf, len, out, NULL) == 0)
         return 0;
     return parse_strict(buf, len, want_object, require_jcs, out, err);

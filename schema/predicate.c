@@ -2,7 +2,7 @@
 /* The containment predicate's versions (certificate.md, "Versions"): which version a
  * predicateType names, the closed schema of each (the shapes of containment.c, walked by
  * shape.c with the version), the few rules across fields, and what an older version lacks. */
-#include "bx_schema_int.h"
+#include "schema_internal.h"
 
 #include <pthread.h>
 #include <string.h>

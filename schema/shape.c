@@ -4,7 +4,7 @@
  * every certificate verified: it allocates nothing); bx_shape_type_yaml types a strict YAML
  * document by place (a policy, a --requested file); bx_shape_json_schema writes the JSON
  * Schema that tools no one here wrote validate with. */
-#include "bx_schema_int.h"
+#include "schema_internal.h"
 
 #include <stdarg.h>
 #include <string.h>

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* The ABIs of this machine and their syscall names (libseccomp's resolver). */
-#include "seccomp_int.h"
+#include "seccomp_internal.h"
 
 #include <linux/audit.h>
 #include <pthread.h>

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* A chain's verdict table: each filter evaluated on its own (eval.c), their outcomes
  * combined as the kernel combines them, cached by the chain's SHA-256. */
-#include "seccomp_int.h"
+#include "seccomp_internal.h"
 
 #include <pthread.h>
 #include <stdlib.h>

@@ -2,7 +2,7 @@
 /* The kernel's checks of a seccomp program (net/core/filter.c bpf_check_classic and
  * check_load_and_stores, kernel/seccomp.c seccomp_check_filter and the chain length of
  * seccomp_attach_filter), in the order the kernel runs them. */
-#include "seccomp_int.h"
+#include "seccomp_internal.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Verdict tables as JSON, and where two of them differ. */
-#include "seccomp_int.h"
+#include "seccomp_internal.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -2,7 +2,7 @@
 /* Docker's seccomp profile format to the OCI linux.seccomp object, as moby's
  * profiles/seccomp setupSeccomp builds it for one container: the archMap entry of the
  * machine's arch, and the rules whose includes/excludes (arches, caps, minKernel) fit. */
-#include "seccomp_int.h"
+#include "seccomp_internal.h"
 
 #include <stdio.h>
 #include <stdlib.h>

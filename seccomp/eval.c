@@ -11,7 +11,7 @@
  * over the instructions in order, with the states waiting at each instruction joined
  * there, visits each instruction once. A comparison with the number splits a state's set;
  * a comparison with an argument or the instruction pointer sends the state both ways. */
-#include "seccomp_int.h"
+#include "seccomp_internal.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Sets of return values and what they mean: the kernel's actions, their precedence
  * (kernel/seccomp.c seccomp_run_filters and __seccomp_filter), verdicts. */
-#include "seccomp_int.h"
+#include "seccomp_internal.h"
 
 #include <stdio.h>
 

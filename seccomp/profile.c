@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* An OCI runtime spec's linux.seccomp object compiled with libseccomp the way runc does
  * (libcontainer/seccomp/seccomp_linux.go), and its verdict table. */
-#include "seccomp_int.h"
+#include "seccomp_internal.h"
 
 #include <ctype.h>
 #include <errno.h>

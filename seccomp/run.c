@@ -3,7 +3,7 @@
  * A and X start at 0, arithmetic is 32-bit, shifts by X use X & 31, a division by X == 0
  * ends the program with return value 0, and the filters' results combine as in
  * seccomp_run_filters. */
-#include "seccomp_int.h"
+#include "seccomp_internal.h"
 
 #include <string.h>
 

@@ -18,7 +18,7 @@ static char *case_file(const char *dir, const char *name, size_t *len, int must)
     snprintf(path, sizeof path, "%s/%s", dir, name);
     if (!must && access(path, F_OK) != 0)
         return NULL;
-    if (bx_read_file(path, CASE_MAX, 1, &buf, len, &err) != 0) {
+    if (bx_read_file(path, CASE_MAX, BX_READ_EMPTY_OK, &buf, len, &err) != 0) {
         printf("Bail out! %s: %s\n", path, err.msg);
         exit(1);
     }

@@ -13,7 +13,7 @@ static char *slurp(const char *path)
     char *buf = NULL;
     size_t len = 0;
     bx_error err;
-    if (bx_read_file(path, 1 << 20, 1, &buf, &len, &err) != 0)
+    if (bx_read_file(path, 1 << 20, BX_READ_EMPTY_OK, &buf, &len, &err) != 0)
         return NULL;
     while (len && (buf[len - 1] == '\n' || buf[len - 1] == '\r'))
         buf[--len] = '\0';

@@ -58,7 +58,7 @@ int bx_seen_parse(const char *buf, size_t len, const char *name, json_t **entrie
                 rc = bx_error_set(err, BX_ECONFIG, where, "not a boxcert seen file (no header)");
                 goto out;
             }
-        } else if (bx_json_parse_strict(buf + pos, end - pos, 1, 0, &e, err) != 0 || !entry_ok(e)) {
+        } else if (bx_json_parse_strict(buf + pos, end - pos, BX_JSON_OBJECT, &e, err) != 0 || !entry_ok(e)) {
             json_decref(e);
             rc = bx_error_set(err, BX_ECONFIG, where, "corrupted seen file: not an entry");
             goto out;

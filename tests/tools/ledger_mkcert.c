@@ -50,10 +50,10 @@ static json_t *template_predicate(const char *path)
     while (len > 0 && (buf[len - 1] == '\n' || buf[len - 1] == '\r'))
         len--;
     if (bx_envelope_parse(buf, len, &env, &e) == 0) {
-        if (bx_json_parse_strict((const char *)env.payload, env.payload_len, 1, 0, &doc, &e) != 0)
+        if (bx_json_parse_strict((const char *)env.payload, env.payload_len, BX_JSON_OBJECT, &doc, &e) != 0)
             die_err("template payload", &e);
         bx_envelope_free(&env);
-    } else if (bx_json_parse_strict(buf, len, 1, 0, &doc, &e) != 0) {
+    } else if (bx_json_parse_strict(buf, len, BX_JSON_OBJECT, &doc, &e) != 0) {
         die_err(path, &e);
     }
     free(buf);

@@ -54,7 +54,7 @@ static char *slurp(const char *path, size_t *len)
 {
     char *buf = NULL;
     bx_error e;
-    if (bx_read_file(path, 16 * 1024 * 1024, 1, &buf, len, &e) != 0)
+    if (bx_read_file(path, 16 * 1024 * 1024, BX_READ_EMPTY_OK, &buf, len, &e) != 0)
         die_err(path, &e);
     return buf;
 }
@@ -382,7 +382,7 @@ static int cmd_envelope(int argc, char **argv)
     payload = slurp(stmt_path, &plen);
     while (plen > 0 && payload[plen - 1] == '\n')
         plen--;
-    if (bx_json_parse_strict(payload, plen, 1, 1, &st, &e) != 0)
+    if (bx_json_parse_strict(payload, plen, BX_JSON_OBJECT | BX_JSON_JCS, &st, &e) != 0)
         die_err(stmt_path, &e);
     for (int i = 2; i < argc; i++) {
         const char *a = argv[i];

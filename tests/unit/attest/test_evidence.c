@@ -2,7 +2,7 @@
 /* The evidence kept behind each hash (attest/evidence.c): Config.Env values redacted in the
  * JSON text itself, and the folder collect --evidence-out writes. */
 #include "tap.h"
-#include "bx_attest_int.h"
+#include "attest_internal.h"
 
 #include <fcntl.h>
 #include <stdlib.h>
@@ -62,7 +62,7 @@ static char *slurp(const char *path, size_t *len)
 {
     char *buf = NULL;
     bx_error e;
-    return bx_read_file(path, 1 << 20, 1, &buf, len, &e) == 0 ? buf : NULL;
+    return bx_read_file(path, 1 << 20, BX_READ_EMPTY_OK, &buf, len, &e) == 0 ? buf : NULL;
 }
 
 static void folder(const char *tmp)

@@ -10,7 +10,7 @@
  * "specView", "seccompSha256", "runscFlags", "runscView"}. BOXCERT_DUMP=1 prints what each
  * case parses to (to write a new expected.json; check it by hand). */
 #include "tap.h"
-#include "bx_attest_int.h"
+#include "attest_internal.h"
 
 #include <dirent.h>
 #include <stdlib.h>

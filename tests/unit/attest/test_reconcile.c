@@ -3,7 +3,7 @@
  * recorded hardened session, and views of the spec, the runtime and the kernel written
  * here, each case one disagreement (or none) and what must be recorded. */
 #include "tap.h"
-#include "bx_attest_int.h"
+#include "attest_internal.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -26,12 +26,12 @@ static const char *id(int n)
     return ids[n];
 }
 
-static bxa_session *session(bx_audit *a, int n, const char *name, const char *state,
-                            bxa_where where, int64_t started)
+static bxu_session *session(bx_audit *a, int n, const char *name, const char *state,
+                            bxu_where where, int64_t started)
 {
-    bxa_session *s;
+    bxu_session *s;
 
-    a->sessions = bxa_grow(a->sessions, &a->nsessions, sizeof *a->sessions);
+    a->sessions = bxu_grow(a->sessions, &a->nsessions, sizeof *a->sessions);
     s = &a->sessions[a->nsessions - 1];
     memcpy(s->id, id(n), 65);
     s->name = strdup(name);
@@ -44,13 +44,13 @@ static bxa_session *session(bx_audit *a, int n, const char *name, const char *st
 }
 
 /* A certificate as verification leaves it. fail_rule: a failed finding, or NULL. */
-static bxa_cert *cert(bx_audit *a, const char *file, int n, const char *name, int64_t started,
+static bxu_cert *cert(bx_audit *a, const char *file, int n, const char *name, int64_t started,
                       int64_t issued, const char *fail_rule, const char *label)
 {
     char ts[21], ti[21];
-    bxa_cert *c;
+    bxu_cert *c;
 
-    a->certs = bxa_grow(a->certs, &a->ncerts, sizeof *a->certs);
+    a->certs = bxu_grow(a->certs, &a->ncerts, sizeof *a->certs);
     c = &a->certs[a->ncerts - 1];
     c->file = strdup(file);
     c->row = -1;
@@ -64,22 +64,22 @@ static bxa_cert *cert(bx_audit *a, const char *file, int n, const char *name, in
         "{s:{s:s, s:{s:s}, s:{s:s, s:s, s:s, s:{s:s}}}}", "predicate", "issuedAt",
         bx_time_format(issued, ti), "engine", "id", ENG, "session", "containerId", id(n), "name",
         name, "startedAt", bx_time_format(started, ts), "labels", "run", label ? label : "r1");
-    bxa_cert_judge(a, c);
+    bxu_cert_judge(a, c);
     return c;
 }
 
 static void rejected(bx_audit *a, const char *file)
 {
-    bxa_cert *c;
+    bxu_cert *c;
 
-    a->certs = bxa_grow(a->certs, &a->ncerts, sizeof *a->certs);
+    a->certs = bxu_grow(a->certs, &a->ncerts, sizeof *a->certs);
     c = &a->certs[a->ncerts - 1];
     c->file = strdup(file);
     c->row = -1;
     c->res.findings = json_array();
     bx_finding_add(c->res.findings, "signature.threshold", "fail", json_integer(1), json_integer(0),
                    "0 distinct trusted key(s) signed");
-    bxa_cert_judge(a, c);
+    bxu_cert_judge(a, c);
 }
 
 static const json_t *row_named(const json_t *doc, const char *name, int nth)
@@ -145,10 +145,10 @@ static bx_audit *new_audit(bx_policy *p, const char *const *labels, size_t nlabe
         .policy = p, .labels = labels, .nlabels = nlabels, .expect = expect, .now = T0 + 3600};
     bx_audit *a = NULL;
     bx_error err;
-    bxa_engine *e;
+    bxu_engine *e;
 
     ok_err(bx_audit_new(&o, &a, &err), &err, "new audit");
-    a->engines = bxa_grow(a->engines, &a->nengines, sizeof *a->engines);
+    a->engines = bxu_grow(a->engines, &a->nengines, sizeof *a->engines);
     e = &a->engines[0];
     e->endpoint = strdup("unix:///run/test.sock");
     snprintf(e->id, sizeof e->id, "%s", ENG);
@@ -181,21 +181,21 @@ static void run(void)
     ok_err(bx_expect_parse(exbuf, strlen(exbuf), "expect", &ex, &err), &err, "expect parses");
     bx_audit *a = new_audit(p, labels, 1, &ex);
 
-    session(a, 0, "h1", "running", BXA_PRESENT, T0)->expected = 1;
+    session(a, 0, "h1", "running", BXU_PRESENT, T0)->expected = 1;
     cert(a, "c/h1.intoto.json", 0, "h1", T0, T0 + 5, NULL, NULL);
-    session(a, 1, "h2", "exited", BXA_PRESENT, T0);
+    session(a, 1, "h2", "exited", BXU_PRESENT, T0);
     cert(a, "c/h2b.intoto.json", 1, "h2", T0, T0 + 30, NULL, NULL);
     cert(a, "c/h2a.intoto.json", 1, "h2", T0, T0 + 5, NULL, NULL);
-    session(a, 2, "w1", "running", BXA_PRESENT, T0);
+    session(a, 2, "w1", "running", BXU_PRESENT, T0);
     cert(a, "c/w1.intoto.json", 2, "w1", T0, T0 + 5, "containment.network", NULL);
-    session(a, 3, "u1", "running", BXA_PRESENT, T0);
-    session(a, 4, "slow", "running", BXA_PRESENT, T0);
+    session(a, 3, "u1", "running", BXU_PRESENT, T0);
+    session(a, 4, "slow", "running", BXU_PRESENT, T0);
     cert(a, "c/slow.intoto.json", 4, "slow", T0, T0 + 61, NULL, NULL);
-    session(a, 5, "restarted", "running", BXA_PRESENT, T0 + 100);
+    session(a, 5, "restarted", "running", BXU_PRESENT, T0 + 100);
     cert(a, "c/restarted-old.intoto.json", 5, "restarted", T0, T0 + 5, NULL, NULL);
-    session(a, 6, "gone", "", BXA_GONE, 0);
+    session(a, 6, "gone", "", BXU_GONE, 0);
     cert(a, "c/gone.intoto.json", 6, "gone", T0, T0 + 2, NULL, NULL);
-    session(a, 7, "lost", "running", BXA_LOST, 0);
+    session(a, 7, "lost", "running", BXU_LOST, 0);
     /* only the launcher knows these */
     cert(a, "c/rm.intoto.json", 9, "rm1", T0, T0 + 3, NULL, NULL);
     cert(a, "c/rm-by-name.intoto.json", 10, "rm-by-name", T0, T0 + 3, NULL, NULL);
@@ -296,7 +296,7 @@ static void no_delay_rule(void)
     ok_err(bx_policy_load_buffer(yaml, strlen(yaml), "/nonexistent/p.yaml", &p, &err), &err,
            "policy without maxCollectionDelay");
     bx_audit *a = new_audit(p, labels, 1, NULL);
-    session(a, 4, "slow", "running", BXA_PRESENT, T0);
+    session(a, 4, "slow", "running", BXU_PRESENT, T0);
     cert(a, "c/slow.intoto.json", 4, "slow", T0, T0 + 86000, NULL, NULL);
     ok_err(bx_audit_report(a, &doc, &complete, &viol, &err), &err, "report");
     ROW("slow", 0, "compliant", "leftover");
@@ -360,19 +360,19 @@ static void scale(void)
            &err, "policy");
     bx_audit *a = new_audit(p, labels, 1, NULL);
     for (int i = 0; i < N; i++) {
-        bxa_session *s;
-        a->sessions = bxa_grow(a->sessions, &a->nsessions, sizeof *a->sessions);
+        bxu_session *s;
+        a->sessions = bxu_grow(a->sessions, &a->nsessions, sizeof *a->sessions);
         s = &a->sessions[a->nsessions - 1];
         snprintf(s->id, sizeof s->id, "%064x", i);
         snprintf(name, sizeof name, "s%05d", i);
         s->name = strdup(name);
-        s->where = BXA_GONE;
+        s->where = BXU_GONE;
         s->selected = 1;
     }
     for (int i = 0; i < N; i++) {
         char ts[21], ti[21], cid[65];
-        bxa_cert *c;
-        a->certs = bxa_grow(a->certs, &a->ncerts, sizeof *a->certs);
+        bxu_cert *c;
+        a->certs = bxu_grow(a->certs, &a->ncerts, sizeof *a->certs);
         c = &a->certs[a->ncerts - 1];
         snprintf(file, sizeof file, "c/%d.intoto.json", i);
         snprintf(cid, sizeof cid, "%064x", i);
@@ -385,7 +385,7 @@ static void scale(void)
             json_pack("{s:{s:s, s:{s:s}, s:{s:s, s:s, s:s, s:{}}}}", "predicate", "issuedAt",
                       bx_time_format(T0 + 1, ti), "engine", "id", ENG, "session", "containerId",
                       cid, "name", name, "startedAt", bx_time_format(T0, ts), "labels");
-        bxa_cert_judge(a, c);
+        bxu_cert_judge(a, c);
     }
     ok_err(bx_audit_report(a, &doc, &complete, &viol, &err), &err, "%d sessions, %d certificates",
            N, N);

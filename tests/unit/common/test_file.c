@@ -40,7 +40,7 @@ static char *slurp(const char *path)
     bx_error err = {0};
     char *out = NULL;
     size_t len = 0;
-    if (bx_read_file(path, 1 << 22, 1, &out, &len, &err) != 0)
+    if (bx_read_file(path, 1 << 22, BX_READ_EMPTY_OK, &out, &len, &err) != 0)
         return NULL;
     return out;
 }
@@ -186,7 +186,7 @@ static void test_read(void)
     read_refused(base, 100, 0, BX_ECONFIG, "is a directory", "a directory");
     put(P("zero"), "");
     read_refused(P("zero"), 100, 0, BX_ECONFIG, "is empty", "an empty file");
-    ok_err(bx_read_file(P("zero"), 100, 1, &out, &len, &err), &err, "empty allowed");
+    ok_err(bx_read_file(P("zero"), 100, BX_READ_EMPTY_OK, &out, &len, &err), &err, "empty allowed");
     ok(out && len == 0 && out[0] == '\0', "empty read gives an empty string");
     free(out);
     out = NULL;

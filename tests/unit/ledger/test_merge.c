@@ -3,7 +3,7 @@
  * both sides, fast-forward, nothing to do, fanned-out trees as git writes them, and the
  * compare-and-swap of refs/notes/boxcert. */
 #include "tap.h"
-#include "ledger_int.h"
+#include "ledger_internal.h"
 
 #include <stdarg.h>
 #include <stdlib.h>
@@ -210,20 +210,20 @@ int main(void)
 
     /* Compare-and-swap. */
     git_oid cur = ref_id(ours), other = c1;
-    is_int(bx__ledger_ref_cas(l, &other, &c2, "test", &err), BX__LEDGER_RETRY,
+    is_int(bxl_ref_cas(l, &other, &c2, "test", &err), BX__LEDGER_RETRY,
            "a stale expected value is a retry");
     o = ref_id(ours);
     ok(git_oid_equal(&o, &cur), "and leaves the ref alone");
-    is_int(bx__ledger_ref_cas(l, NULL, &c2, "test", &err), BX__LEDGER_RETRY,
+    is_int(bxl_ref_cas(l, NULL, &c2, "test", &err), BX__LEDGER_RETRY,
            "creating a ref that exists is a retry");
     snprintf(cmd, sizeof cmd, "%s/.git/refs/notes/boxcert.lock", dir);
     FILE *lock = fopen(cmd, "w");
-    is_int(bx__ledger_ref_cas(l, &cur, &c2, "test", &err), BX__LEDGER_RETRY,
+    is_int(bxl_ref_cas(l, &cur, &c2, "test", &err), BX__LEDGER_RETRY,
            "a locked ref is a retry");
     if (lock)
         fclose(lock);
     unlink(cmd);
-    ok_err(bx__ledger_ref_cas(l, &cur, &cur, "test", &err), &err, "the right expected value wins");
+    ok_err(bxl_ref_cas(l, &cur, &cur, "test", &err), &err, "the right expected value wins");
 
     ok(bx_ledger_merge(l, "refs/notes/none", "x", &s, &err) == BX_ENOTFOUND,
        "merging a ref that does not exist: BX_ENOTFOUND");

@@ -10,7 +10,7 @@ static json_t *accepted(const char *buf, size_t len, int want_object, int requir
 {
     bx_error err = {0};
     json_t *v = NULL;
-    ok_err(bx_json_parse_strict(buf, len, want_object, require_jcs, &v, &err), &err, "accepts %s",
+    ok_err(bx_json_parse_strict(buf, len, (want_object ? BX_JSON_OBJECT : 0) | (require_jcs ? BX_JSON_JCS : 0), &v, &err), &err, "accepts %s",
            name);
     ok(v != NULL, "%s: value returned", name);
     return v;
@@ -22,7 +22,7 @@ static void refused(const char *buf, size_t len, int want_object, int require_jc
 {
     bx_error err = {0};
     json_t *v = NULL;
-    is_int(bx_json_parse_strict(buf, len, want_object, require_jcs, &v, &err), BX_EINVAL,
+    is_int(bx_json_parse_strict(buf, len, (want_object ? BX_JSON_OBJECT : 0) | (require_jcs ? BX_JSON_JCS : 0), &v, &err), BX_EINVAL,
            "refuses %s", name);
     ok(v == NULL, "%s: no value", name);
     if (where) {

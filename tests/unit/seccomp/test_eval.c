@@ -2,7 +2,7 @@
 /* The evaluator on hand-written programs and chains, checked entry by entry, and on
  * random programs checked against concrete runs (bx_seccomp_run). */
 #include "bx_seccomp.h"
-#include "seccomp_int.h"
+#include "seccomp_internal.h"
 #include "tap.h"
 
 #include <linux/audit.h>

@@ -75,7 +75,9 @@ unsigned long bx_alloc_count(void);
  * blocking and never read), and an empty file ("is empty") are BX_ECONFIG; open/read
  * failures are BX_EIO with sys_errno set (ENOENT for a missing file); out of memory is
  * BX_ENOMEM. stdin ("-") is a stream, stopped after max + 1 bytes. */
-int bx_read_file(const char *path, size_t max, int allow_empty, char **out, size_t *len,
+/* Flags of bx_read_file. */
+enum { BX_READ_EMPTY_OK = 1 /* an empty file is not an error */ };
+int bx_read_file(const char *path, size_t max, unsigned flags, char **out, size_t *len,
                  bx_error *err) BX_WUR;
 
 /* Write path atomically: temp file created exclusively beside the target through a
@@ -140,7 +142,9 @@ char *bx_sha256_hex(const void *buf, size_t len, char out[65]);
 
 /* Parse RFC 3339 UTC "YYYY-MM-DDTHH:MM:SSZ" (optionally with fractional seconds
  * when frac_ok, which are dropped) into seconds since the epoch. */
-int bx_time_parse(const char *s, int frac_ok, int64_t *out, bx_error *err) BX_WUR;
+/* Flags of bx_time_parse. */
+enum { BX_TIME_FRACTION = 1 /* a fraction of a second is allowed (and dropped) */ };
+int bx_time_parse(const char *s, unsigned flags, int64_t *out, bx_error *err) BX_WUR;
 /* Format seconds since the epoch as "YYYY-MM-DDTHH:MM:SSZ" into out[21]. Times outside
  * the years 0000..9999 are clamped to that range. */
 char *bx_time_format(int64_t t, char out[21]);

@@ -69,15 +69,20 @@ static inline int bx_json_int_ok(json_int_t n)
 void bx_json_where_push(bx_error *err, const char *seg, size_t len);
 void bx_json_where_push_index(bx_error *err, size_t index);
 
-/* Parse buf strictly: one JSON value (object required when want_object), no trailing
- * bytes, duplicate keys refused at every depth, keys differing only in case refused,
- * NUL and invalid UTF-8 refused, reals refused, integers beyond 2^53 refused.
- * When require_jcs, the bytes must equal the JCS serialization of the value.
- * On error, err->where is a JSON pointer or "line:col". Caller owns *out.
- * Errors are BX_EINVAL (BX_EIO when out of memory). Whitespace after the value (e.g. a
- * final newline) is not a trailing byte unless require_jcs. */
-int bx_json_parse_strict(const char *buf, size_t len, int want_object, int require_jcs,
-                         json_t **out, bx_error *err) BX_WUR;
+/* Flags of bx_json_parse_strict. */
+enum {
+    BX_JSON_OBJECT = 1, /* the value must be an object */
+    BX_JSON_JCS = 2,    /* the bytes must be the JCS serialization of the value */
+};
+/* Parse buf strictly: one JSON value (an object with BX_JSON_OBJECT), no trailing bytes,
+ * duplicate keys refused at every depth, keys differing only in case refused, NUL and
+ * invalid UTF-8 refused, reals refused, integers beyond 2^53 refused. With BX_JSON_JCS the
+ * bytes must equal the JCS serialization of the value. On error, err->where is a JSON
+ * pointer or "line:col". Caller owns *out. Errors are BX_EINVAL (BX_ENOMEM when out of
+ * memory). Whitespace after the value (e.g. a final newline) is not a trailing byte unless
+ * BX_JSON_JCS. */
+int bx_json_parse_strict(const char *buf, size_t len, unsigned flags, json_t **out,
+                         bx_error *err) BX_WUR;
 
 /* RFC 7396 merge patch: target (borrowed, may be NULL) with patch (borrowed) laid over it;
  * a null in patch removes the member. A new value (caller owns), NULL when out of memory. */
@@ -160,7 +165,7 @@ char *bx_envelope_id(const bx_envelope *env, char out[65]);
 
 /* Compute predicate.inputsSha256 over {containment, image, requested, session}. */
 int bx_predicate_inputs_sha256(const json_t *predicate, char out[65], bx_error *err) BX_WUR;
-/* Parse a payload as the verifier reads it -- bx_json_parse_strict(buf, len, 1, 1, ...),
+/* Parse a payload as the verifier reads it -- bx_json_parse_strict(buf, len, BX_JSON_OBJECT | BX_JSON_JCS, ...),
  * JCS required -- and recompute predicate.inputsSha256 from the same bytes into inputs
  * (what bx_predicate_inputs_sha256 gives for the parsed predicate), or "" when that was not
  * possible there (the caller then uses bx_predicate_inputs_sha256). Caller owns *out. */

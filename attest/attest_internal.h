@@ -2,8 +2,8 @@
 /* attest module internals: typed access to Engine API replies, the kernel's files, the
  * evidence kept for --evidence-out, and the views each source gives of the containment.
  * Not installed. */
-#ifndef BX_ATTEST_INT_H
-#define BX_ATTEST_INT_H
+#ifndef BX_ATTEST_INTERNAL_H
+#define BX_ATTEST_INTERNAL_H
 
 #include "bx_attest.h"
 

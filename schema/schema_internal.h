@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* schema module internals. Not installed. */
-#ifndef BX_SCHEMA_INT_H
-#define BX_SCHEMA_INT_H
+#ifndef BX_SCHEMA_INTERNAL_H
+#define BX_SCHEMA_INTERNAL_H
 
 #include "bx_schema.h"
 
@@ -48,7 +48,7 @@ typedef struct {
     int found;       /* 1 when parent was an object and spans were filled */
 } bxs_capture;
 
-/* bx_json_parse_strict(buf, len, 1, 1, out, err) that also fills cap (when it can: found
+/* bx_json_parse_strict(buf, len, BX_JSON_OBJECT | BX_JSON_JCS, out, err) that also fills cap (when it can: found
  * stays 0 otherwise, e.g. when the input is not canonical). */
 int bxs_json_parse_jcs(const char *buf, size_t len, bxs_capture *cap, json_t **out,
                        bx_error *err) BX_WUR;

@@ -16,41 +16,41 @@ struct bx_ledger {
 #define BX__LEDGER_MAX_ATTEMPTS 64
 
 /* bx_error_set with ": <libgit2's last error message>" appended. */
-int bx__ledger_git_error(bx_error *err, int code, const char *where, const char *fmt, ...)
+int bxl_git_error(bx_error *err, int code, const char *where, const char *fmt, ...)
     BX_FMT(4, 5);
 
 /* The commit ref points to: *exists 0 (and out zeroed) when the ref does not exist. */
-int bx__ledger_ref_id(bx_ledger *l, const char *ref, git_oid *out, int *exists,
+int bxl_ref_id(bx_ledger *l, const char *ref, git_oid *out, int *exists,
                       bx_error *err) BX_WUR;
 
 /* Find the note of target (40 hex) in a notes tree, flat or fanned out ("ab/cdef…"):
  * *found, its blob id and its path (at most 40 hex + 19 slashes + NUL). */
-int bx__ledger_tree_find(bx_ledger *l, git_tree *tree, const char *target, int *found,
+int bxl_tree_find(bx_ledger *l, git_tree *tree, const char *target, int *found,
                          git_oid *blob, char path[64], bx_error *err) BX_WUR;
 
 /* Read a note blob (at most BX_LEDGER_NOTE_MAX bytes, else BX_EINVAL "too large").
  * Caller owns *buf (free()), NUL-terminated one past *len. */
-int bx__ledger_blob_read(bx_ledger *l, const git_oid *id, char **buf, size_t *len,
+int bxl_blob_read(bx_ledger *l, const git_oid *id, char **buf, size_t *len,
                          bx_error *err) BX_WUR;
 
 typedef struct {
     char path[64]; /* where the note goes in the tree (its current path, or 40 hex) */
     char *buf;     /* owned */
     size_t len;
-} bx__ledger_update;
+} bxl_update;
 
 /* Write a notes commit: base's tree (an empty tree when base is NULL) with updates
  * upserted, the given parents, msg. *out receives the new commit's id. */
-int bx__ledger_write_commit(bx_ledger *l, git_commit *base, const bx__ledger_update *updates,
+int bxl_write_commit(bx_ledger *l, git_commit *base, const bxl_update *updates,
                             size_t nupdates, git_commit **parents, size_t nparents, const char *msg,
                             git_oid *out, bx_error *err) BX_WUR;
 
 /* Compare-and-swap refs/notes/boxcert from expected (NULL: the ref must not exist) to
  * new. Returns 0, BX__LEDGER_RETRY when another writer got there first, or BX_EIO. */
-int bx__ledger_ref_cas(bx_ledger *l, const git_oid *expected, const git_oid *new_id,
+int bxl_ref_cas(bx_ledger *l, const git_oid *expected, const git_oid *new_id,
                        const char *msg, bx_error *err) BX_WUR;
 
 /* Sleep a small random time that grows with attempt (1 ms up to 64 ms). */
-void bx__ledger_backoff(unsigned attempt);
+void bxl_backoff(unsigned attempt);
 
 #endif
