@@ -7,6 +7,8 @@
 
 #include "bx_attest.h"
 
+#include <dirent.h>
+
 #include <pthread.h>
 
 /* ---- engine replies --------------------------------------------------------------- */
@@ -39,6 +41,7 @@ int bxa_is_image_id(const char *s);
 int bxa_check_session(const json_t *c, const char *expect_image, bx_error *err) BX_WUR;
 
 /* Sort an array of strings in place (bytewise); of integers, ascending. */
+void bxa_sort_json(json_t *arr, int (*cmp)(const void *, const void *));
 void bxa_sort_strings(json_t *arr);
 void bxa_sort_ints(json_t *arr);
 
@@ -338,6 +341,8 @@ int bxa_list_procs(bxa_kctx *k, int dfd, const char *rel, int depth, int64_t *pi
                    size_t *n) BX_WUR;
 /* Every pid of /proc whose cgroup names the session (when its cgroup folder is not
  * reachable from here). */
+/* The collector's /proc (k->procfd) opened for listing, or NULL (errno set). */
+DIR *bxa_proc_list(bxa_kctx *k);
 int bxa_scan_procs(bxa_kctx *k, int64_t *pids, size_t *n) BX_WUR;
 /* The cgroup's limits into view's "resources" and (v1) devices.list into its "devices",
  * members only for what was read. */

@@ -162,19 +162,24 @@ int bxa_list_procs(bxa_kctx *k, int dfd, const char *rel, int depth, int64_t *pi
     return rc;
 }
 
+DIR *bxa_proc_list(bxa_kctx *k)
+{
+    int dfd = dup(k->procfd);
+    DIR *d = dfd >= 0 ? fdopendir(dfd) : NULL;
+    if (!d && dfd >= 0)
+        close(dfd);
+    return d;
+}
+
 /* Every pid of /proc whose cgroup names the session (when its cgroup folder is not
  * reachable from here). */
 int bxa_scan_procs(bxa_kctx *k, int64_t *pids, size_t *n)
 {
-    int dfd = dup(k->procfd);
-    DIR *d = dfd >= 0 ? fdopendir(dfd) : NULL;
+    DIR *d = bxa_proc_list(k);
     struct dirent *e;
 
-    if (!d) {
-        if (dfd >= 0)
-            close(dfd);
+    if (!d)
         return bx_error_errno(k->err, BX_EIO, "/proc", "cannot list");
-    }
     while ((e = readdir(d)) != NULL) {
         char *end, path[48], *buf = NULL;
         size_t len;

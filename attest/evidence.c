@@ -228,8 +228,28 @@ fail:
     return -1;
 }
 
+/* After a member or an item: ',' goes on (1), close ends the value (0), anything else is not
+ * JSON (-1). */
+static int next_or_close(scan *x, char close)
+{
+    ws(x);
+    if (x->i < x->n && x->s[x->i] == ',') {
+        emit(x, ",", 1);
+        x->i++;
+        ws(x);
+        return 1;
+    }
+    if (x->i < x->n && x->s[x->i] == close) {
+        emit(x, &close, 1);
+        x->i++;
+        return 0;
+    }
+    return -1;
+}
+
 static int object(scan *x, long match, int depth)
 {
+    int r;
     emit(x, "{", 1);
     x->i++;
     ws(x);
@@ -262,25 +282,14 @@ static int object(scan *x, long match, int depth)
         ws(x);
         if (value(x, child, depth + 1) != 0)
             return -1;
-        ws(x);
-        if (x->i < x->n && x->s[x->i] == ',') {
-            emit(x, ",", 1);
-            x->i++;
-            ws(x);
-            continue;
-        }
-        if (x->i < x->n && x->s[x->i] == '}') {
-            emit(x, "}", 1);
-            x->i++;
-            return 0;
-        }
-        return -1;
+        if ((r = next_or_close(x, '}')) <= 0)
+            return r;
     }
 }
 
 static int array(scan *x, long match, int depth)
 {
-    int target = match >= 0 && (size_t)match == x->plen;
+    int target = match >= 0 && (size_t)match == x->plen, r;
 
     emit(x, "[", 1);
     x->i++;
@@ -298,19 +307,8 @@ static int array(scan *x, long match, int depth)
         } else if (value(x, -1, depth + 1) != 0) {
             return -1;
         }
-        ws(x);
-        if (x->i < x->n && x->s[x->i] == ',') {
-            emit(x, ",", 1);
-            x->i++;
-            ws(x);
-            continue;
-        }
-        if (x->i < x->n && x->s[x->i] == ']') {
-            emit(x, "]", 1);
-            x->i++;
-            return 0;
-        }
-        return -1;
+        if ((r = next_or_close(x, ']')) <= 0)
+            return r;
     }
 }
 

@@ -113,7 +113,9 @@ static int cmp_json_str(const void *a, const void *b)
     return strcmp(json_string_value(*(json_t *const *)a), json_string_value(*(json_t *const *)b));
 }
 
-void bxa_sort_strings(json_t *arr)
+/* arr's items in cmp's order (qsort over json_t *); left as it is when out of memory (a list
+ * out of order then fails the predicate's closed schema: the collection stops). */
+void bxa_sort_json(json_t *arr, int (*cmp)(const void *, const void *))
 {
     size_t n = json_array_size(arr), i;
     json_t **items;
@@ -122,10 +124,15 @@ void bxa_sort_strings(json_t *arr)
         return;
     for (i = 0; i < n; i++)
         items[i] = json_incref(json_array_get(arr, i));
-    qsort(items, n, sizeof *items, cmp_json_str);
+    qsort(items, n, sizeof *items, cmp);
     for (i = 0; i < n; i++)
         json_array_set_new(arr, i, items[i]);
     free(items);
+}
+
+void bxa_sort_strings(json_t *arr)
+{
+    bxa_sort_json(arr, cmp_json_str);
 }
 
 static int cmp_json_int(const void *a, const void *b)
@@ -137,15 +144,5 @@ static int cmp_json_int(const void *a, const void *b)
 
 void bxa_sort_ints(json_t *arr)
 {
-    size_t n = json_array_size(arr), i;
-    json_t **items;
-
-    if (n < 2 || !(items = calloc(n, sizeof *items)))
-        return;
-    for (i = 0; i < n; i++)
-        items[i] = json_incref(json_array_get(arr, i));
-    qsort(items, n, sizeof *items, cmp_json_int);
-    for (i = 0; i < n; i++)
-        json_array_set_new(arr, i, items[i]);
-    free(items);
+    bxa_sort_json(arr, cmp_json_int);
 }

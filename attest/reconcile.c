@@ -688,8 +688,7 @@ static int evidence(rctx *x, json_t *p, const bx_evidence *ev)
     json_t *evd = json_object_get(p, "evidence"), *all, *d;
     char kh[65] = "", sh[65] = "";
     int engine_only = strcmp(x->v->level, "engine") == 0, rc;
-    size_t i, n;
-    json_t **items;
+    size_t i;
 
     if (!json_is_object(evd))
         return bx_error_set(x->err, BX_EINVAL, "/predicate/evidence", "missing");
@@ -698,15 +697,7 @@ static int evidence(rctx *x, json_t *p, const bx_evidence *ev)
         return rc;
     all = json_object_get(evd, "discrepancies");
     json_array_foreach(x->disc, i, d) json_array_append(all, d);
-    n = json_array_size(all);
-    if (n > 1 && (items = calloc(n, sizeof *items))) {
-        for (i = 0; i < n; i++)
-            items[i] = json_incref(json_array_get(all, i));
-        qsort(items, n, sizeof *items, cmp_disc);
-        for (i = 0; i < n; i++)
-            json_array_set_new(all, i, items[i]);
-        free(items);
-    }
+    bxa_sort_json(all, cmp_disc);
     if (json_object_set_new(evd, "level", json_string(x->v->level)) ||
         json_object_set_new(evd, "kernelSha256", kh[0] ? json_string(kh) : json_null()) ||
         json_object_set_new(evd, "ociSpecSha256", sh[0] ? json_string(sh) : json_null()) ||

@@ -57,16 +57,12 @@ int bxa_read_argv(bxa_kctx *k, int dfd, json_t **argv)
 /* The gofer: a runsc "gofer" of the same container, child of the sandbox's parent. */
 static int find_gofer(bxa_kctx *k, int64_t ppid, int64_t *gofer)
 {
-    int dfd = dup(k->procfd);
-    DIR *d = dfd >= 0 ? fdopendir(dfd) : NULL;
+    DIR *d = bxa_proc_list(k);
     struct dirent *e;
 
     *gofer = -1;
-    if (!d) {
-        if (dfd >= 0)
-            close(dfd);
+    if (!d)
         return 0;
-    }
     while (*gofer < 0 && (e = readdir(d)) != NULL) {
         char *end;
         long long pid = strtoll(e->d_name, &end, 10);

@@ -19,22 +19,8 @@
 #define MAX_KEYS 4
 #define MAX_SEEDS 64
 
-static void die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
-static void die(const char *fmt, ...)
-{
-    va_list ap;
-    fputs("mkcerts: ", stderr);
-    va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
-    va_end(ap);
-    fputc('\n', stderr);
-    exit(1);
-}
-
-static void die_err(const char *what, const bx_error *e)
-{
-    die("%s: %s%s%s", what, e->where, e->where[0] ? ": " : "", e->msg);
-}
+#define TOOL_NAME "mkcerts"
+#include "die.h"
 
 typedef struct {
     json_t *st;

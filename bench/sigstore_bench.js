@@ -12,35 +12,20 @@
 'use strict';
 const fs = require('fs');
 const crypto = require('crypto');
-const { bundleFromJSON } = require('@sigstore/bundle');
-const { Verifier, toSignedEntity, toTrustMaterial } = require('@sigstore/verify');
+const { verifierFor, entityFor } = require('../tests/interop/sigstore_wrap.js');
 
 const [file, pubFile] = process.argv.slice(2);
 const lines = fs.readFileSync(file, 'utf8').split('\n').filter((l) => l.length > 0);
 const publicKey = crypto.createPublicKey(fs.readFileSync(pubFile));
-const trust = toTrustMaterial(
-  { mediaType: 'application/vnd.dev.sigstore.trustedroot+json;version=0.1',
-    tlogs: [], certificateAuthorities: [], ctlogs: [], timestampAuthorities: [] },
-  () => ({ publicKey, validFor: () => true }));
-const verifier = new Verifier(trust, { tlogThreshold: 0, ctlogThreshold: 0, tsaThreshold: 0 });
+const verifier = verifierFor(publicKey);
 
 let verified = 0;
 const t0 = process.hrtime.bigint();
 for (const line of lines) {
   const env = JSON.parse(line);
   for (const sig of env.signatures) {
-    const bundle = bundleFromJSON({
-      mediaType: 'application/vnd.dev.sigstore.bundle.v0.3+json',
-      verificationMaterial: {
-        publicKey: { hint: sig.keyid || 'boxcert' },
-        tlogEntries: [],
-        timestampVerificationData: { rfc3161Timestamps: [] },
-      },
-      dsseEnvelope: { payload: env.payload, payloadType: env.payloadType,
-                      signatures: [{ sig: sig.sig, keyid: sig.keyid || '' }] },
-    });
     try {
-      verifier.verify(toSignedEntity(bundle));
+      verifier.verify(entityFor(env, sig));
       verified++;
       break;
     } catch (e) {

@@ -34,6 +34,11 @@ int cli_parse_threshold(const char *s, int *out);
 /* Print a result's failed and unknown findings, one indented line each:
  * "    fail RULE: message (expected X, observed Y)". */
 void cli_print_failed_findings(FILE *f, const char *name, const bx_verify_result *res);
+/* Read the one certificate of path (a file, or "-") into *buf (the caller frees) and verify it
+ * into *res: 0, or the exit code after the one-line error (exit 1 for what cannot be read as
+ * a certificate, 3 for the environment). */
+int cli_verify_one(const char *path, const bx_policy *p, const bx_verify_opts *vo, char **buf,
+                   size_t *len, bx_verify_result *res);
 /* Write doc (len bytes, NUL-terminated one past) plus a newline to path atomically, or to
  * stdout when path is NULL. */
 int cli_write_output(const char *path, char *doc, size_t len, bx_error *err);

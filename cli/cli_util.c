@@ -179,6 +179,20 @@ void cli_print_failed_findings(FILE *f, const char *name, const bx_verify_result
     }
 }
 
+int cli_verify_one(const char *path, const bx_policy *p, const bx_verify_opts *vo, char **buf,
+                   size_t *len, bx_verify_result *res)
+{
+    bx_error err;
+    int rc;
+    if (bx_source_read_one(path, NULL, buf, len, &err) != 0) {
+        rc = cli_report(path, &err);
+        return rc == EXIT_USAGE ? EXIT_REJECT : rc;
+    }
+    if (bx_verify_envelope(p, vo, *buf, *len, res, &err) != 0)
+        return cli_report(path, &err);
+    return 0;
+}
+
 int cli_write_output(const char *path, char *doc, size_t len, bx_error *err)
 {
     doc[len] = '\n'; /* the buffer is NUL-terminated one past len */

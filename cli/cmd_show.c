@@ -25,7 +25,6 @@ int cmd_show(int argc, char **argv)
     const char *policy_arg = NULL;
     int c, rc = EXIT_PASS, threshold = 0;
     bx_policy *p = NULL;
-    bx_error err;
     bx_verify_opts vo = {.at = (int64_t)time(NULL)};
     bx_verify_result res = {0};
     char *buf = NULL;
@@ -54,15 +53,8 @@ int cmd_show(int argc, char **argv)
     }
     if ((rc = cli_load_policy(policy_arg, keys.v, keys.n, threshold, &p)) != 0)
         goto out;
-    if (bx_source_read_one(argv[optind], NULL, &buf, &len, &err) != 0) {
-        rc = cli_report(argv[optind], &err);
-        rc = rc == EXIT_USAGE ? EXIT_REJECT : rc;
+    if ((rc = cli_verify_one(argv[optind], p, &vo, &buf, &len, &res)) != 0)
         goto out;
-    }
-    if (bx_verify_envelope(p, &vo, buf, len, &res, &err) != 0) {
-        rc = cli_report(argv[optind], &err);
-        goto out;
-    }
     if (res.statement) {
         char *s = json_dumps(res.statement, JSON_INDENT(2) | JSON_SORT_KEYS);
         printf("%s\n", s ? s : "null");

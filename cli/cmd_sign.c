@@ -67,15 +67,8 @@ int cmd_sign(int argc, char **argv)
     }
     if ((rc = cli_load_policy(policy_arg, vkeys.v, vkeys.n, 0, &p)) != 0)
         goto out;
-    if (bx_source_read_one(argv[optind], NULL, &buf, &len, &err) != 0) {
-        rc = cli_report(argv[optind], &err);
-        rc = rc == EXIT_USAGE ? EXIT_REJECT : rc;
+    if ((rc = cli_verify_one(argv[optind], p, &vo, &buf, &len, &res)) != 0)
         goto out;
-    }
-    if (bx_verify_envelope(p, &vo, buf, len, &res, &err) != 0) {
-        rc = cli_report(argv[optind], &err);
-        goto out;
-    }
     if (!res.pass) {
         cli_print_failed_findings(stderr, argv[optind], &res);
         fprintf(stderr, "boxcert: %s: does not verify; not countersigned\n", argv[optind]);

@@ -132,8 +132,5 @@ int bx_ledger_add(bx_ledger *l, const bx_policy *p, const bx_verify_opts *o, con
             return rc;
         bxl_backoff(attempt);
     }
-    return bx_error_set(err, BX_EIO, BX_LEDGER_NOTES_REF,
-                        "the reference kept changing under concurrent writers: gave up after %d "
-                        "attempts",
-                        BX__LEDGER_MAX_ATTEMPTS);
+    return bxl_gave_up(err);
 }

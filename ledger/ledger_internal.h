@@ -52,5 +52,7 @@ int bxl_ref_cas(bx_ledger *l, const git_oid *expected, const git_oid *new_id,
 
 /* Sleep a small random time that grows with attempt (1 ms up to 64 ms). */
 void bxl_backoff(unsigned attempt);
+/* The error once BX__LEDGER_MAX_ATTEMPTS rounds all lost to concurrent writers (BX_EIO). */
+int bxl_gave_up(bx_error *err);
 
 #endif

@@ -280,3 +280,11 @@ void bxl_backoff(unsigned attempt)
     while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
         ;
 }
+
+int bxl_gave_up(bx_error *err)
+{
+    return bx_error_set(err, BX_EIO, BX_LEDGER_NOTES_REF,
+                        "the reference kept changing under concurrent writers: gave up after %d "
+                        "attempts",
+                        BX__LEDGER_MAX_ATTEMPTS);
+}

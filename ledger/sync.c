@@ -175,10 +175,7 @@ int bx_ledger_merge(bx_ledger *l, const char *theirs_ref, const char *what, bx_l
             return rc;
         bxl_backoff(attempt);
     }
-    return bx_error_set(err, BX_EIO, BX_LEDGER_NOTES_REF,
-                        "the reference kept changing under concurrent writers: gave up after %d "
-                        "attempts",
-                        BX__LEDGER_MAX_ATTEMPTS);
+    return bxl_gave_up(err);
 }
 
 /* ---- remotes ------------------------------------------------------------------- */

@@ -18,31 +18,7 @@ const json_t *bxp_get(const json_t *effective, const char *path)
     return bx_json_dotted(effective, path);
 }
 
-/* s, cut and with control characters replaced, for a one-line message. */
-static const char *snip(const char *s, char *out, size_t n)
-{
-    size_t i = 0, len = strlen(s);
-    for (; s[i] && i + 4 < n; i++)
-        out[i] = ((unsigned char)s[i] < 0x20 || s[i] == 0x7f) ? '?' : s[i];
-    out[i] = '\0';
-    if (i < len)
-        snprintf(out + i, n - i, "...");
-    return out;
-}
 
-static void ptr_child(char *out, size_t n, const char *parent, const char *key)
-{
-    size_t o = (size_t)snprintf(out, n, "%s/", parent);
-    for (const char *c = key; *c && o + 3 < n; c++) {
-        if (*c == '~' || *c == '/') {
-            out[o++] = '~';
-            out[o++] = *c == '~' ? '0' : '1';
-        } else {
-            out[o++] = *c;
-        }
-    }
-    out[o < n ? o : n - 1] = '\0';
-}
 
 static void ptr_index(char *out, size_t n, const char *parent, size_t i)
 {
@@ -65,7 +41,7 @@ static int key_from_file(const bx_yaml_doc *doc, const char *ptr, const char *fo
     bx_error e = {0};
     int rc = 0, n;
 
-    ptr_child(p, sizeof p, ptr, "file");
+    bx_pointer_child(p, sizeof p, ptr, "file");
     n = file[0] == '/' ? snprintf(path, sizeof path, "%s", file)
                        : snprintf(path, sizeof path, "%s/%s", folder, file);
     if (n < 0 || (size_t)n >= sizeof path)
@@ -74,7 +50,7 @@ static int key_from_file(const bx_yaml_doc *doc, const char *ptr, const char *fo
     if (bx_read_file(path, KEYFILE_MAX, 0, &buf, &len, &e) != 0 ||
         bx_key_parse_public(buf, len, key, &e) != 0)
         rc = bx_yaml_error(doc, p, err, BX_ECONFIG, "%s: key file \"%s\": %s",
-                           dotted(p, dp, sizeof dp), snip(file, sn, sizeof sn), e.msg);
+                           dotted(p, dp, sizeof dp), bx_text_snip(file, sn, sizeof sn), e.msg);
     free(buf);
     return rc;
 }
@@ -84,7 +60,7 @@ static int key_from_pem(const bx_yaml_doc *doc, const char *ptr, const char *pem
 {
     char p[PTR_MAX], dp[160];
     bx_error e = {0};
-    ptr_child(p, sizeof p, ptr, "pem");
+    bx_pointer_child(p, sizeof p, ptr, "pem");
     if (bx_key_parse_public(pem, strlen(pem), key, &e) != 0)
         return bx_yaml_error(doc, p, err, BX_ECONFIG, "%s: %s", dotted(p, dp, sizeof dp), e.msg);
     return 0;
@@ -108,19 +84,19 @@ static int key_details(const bx_yaml_doc *doc, const char *ptr, size_t i, const 
     if (bx_key_id(tk->key, tk->keyid, &e) != 0)
         return bx_yaml_error(doc, ptr, err, BX_ECONFIG, "%s: %s", dotted(ptr, dp, sizeof dp),
                              e.msg);
-    ptr_child(p, sizeof p, ptr, "keyid");
+    bx_pointer_child(p, sizeof p, ptr, "keyid");
     if (keyid && strcmp(keyid, tk->keyid) != 0)
         return bx_yaml_error(doc, p, err, BX_ECONFIG,
                              "%s: does not match the key (its keyid is %s)",
                              dotted(p, dp, sizeof dp), tk->keyid);
-    ptr_child(p, sizeof p, ptr, "sigEncoding");
+    bx_pointer_child(p, sizeof p, ptr, "sigEncoding");
     tk->enc = enc && strcmp(enc, "p1363") == 0 ? BX_SIGENC_P1363 : BX_SIGENC_DER;
     if (tk->enc == BX_SIGENC_P1363 && bx_key_alg(tk->key) != BX_ALG_ECDSA_P256)
         return bx_yaml_error(doc, p, err, BX_ECONFIG, "%s: p1363 applies only to ECDSA keys",
                              dotted(p, dp, sizeof dp));
     tk->has_not_before = nb && bx_time_parse(nb, 0, &tk->not_before, &e) == 0;
     tk->has_not_after = na && bx_time_parse(na, 0, &tk->not_after, &e) == 0;
-    ptr_child(p, sizeof p, ptr, "notAfter");
+    bx_pointer_child(p, sizeof p, ptr, "notAfter");
     if (tk->has_not_before && tk->has_not_after && tk->not_after <= tk->not_before)
         return bx_yaml_error(doc, p, err, BX_ECONFIG, "%s: not later than notBefore",
                              dotted(p, dp, sizeof dp));

@@ -91,3 +91,28 @@ void bx_json_where_push_index(bx_error *err, size_t index)
     int n = snprintf(seg, sizeof seg, "%zu", index);
     bx_json_where_push(err, seg, (size_t)n);
 }
+
+void bx_pointer_child(char *out, size_t n, const char *parent, const char *key)
+{
+    size_t o = (size_t)snprintf(out, n, "%s/", parent);
+    for (const char *c = key; *c && o + 3 < n; c++) {
+        if (*c == '~' || *c == '/') {
+            out[o++] = '~';
+            out[o++] = *c == '~' ? '0' : '1';
+        } else {
+            out[o++] = *c;
+        }
+    }
+    out[o < n ? o : n - 1] = '\0';
+}
+
+const char *bx_text_snip(const char *s, char *out, size_t n)
+{
+    size_t i = 0, len = strlen(s);
+    for (; s[i] && i + 4 < n; i++)
+        out[i] = ((unsigned char)s[i] < 0x20 || s[i] == 0x7f) ? '?' : s[i];
+    out[i] = '\0';
+    if (i < len)
+        snprintf(out + i, n - i, "...");
+    return out;
+}

@@ -588,17 +588,6 @@ typedef struct {
     bx_error *err;
 } tctx;
 
-/* s, cut and with control characters replaced, for a one-line message. */
-static const char *snip(const char *s, char *out, size_t n)
-{
-    size_t i = 0, len = strlen(s);
-    for (; s[i] && i + 4 < n; i++)
-        out[i] = ((unsigned char)s[i] < 0x20 || s[i] == 0x7f) ? '?' : s[i];
-    out[i] = '\0';
-    if (i < len)
-        snprintf(out + i, n - i, "...");
-    return out;
-}
 
 static const char *dotted(const tctx *t, const char *ptr, char *out, size_t n)
 {
@@ -617,23 +606,10 @@ static const char *describe(const bx_yaml_doc *doc, const char *ptr, const json_
         snprintf(out, n, "a list");
     else
         snprintf(out, n, "%s\"%s\"", bx_yaml_quoted(doc, ptr) ? "quoted " : "",
-                 snip(json_string_value(v), s, sizeof s));
+                 bx_text_snip(json_string_value(v), s, sizeof s));
     return out;
 }
 
-static void ptr_child(char *out, size_t n, const char *parent, const char *key)
-{
-    size_t o = (size_t)snprintf(out, n, "%s/", parent);
-    for (const char *c = key; *c && o + 3 < n; c++) {
-        if (*c == '~' || *c == '/') {
-            out[o++] = '~';
-            out[o++] = *c == '~' ? '0' : '1';
-        } else {
-            out[o++] = *c;
-        }
-    }
-    out[o < n ? o : n - 1] = '\0';
-}
 
 #define YERR(t, ptr, ...) bx_yaml_error((t)->doc, ptr, (t)->err, BX_ECONFIG, __VA_ARGS__)
 
@@ -697,7 +673,7 @@ static int type_cap(const tctx *t, const char *ptr, const bx_shape *k, const jso
         return wrong(t, ptr, v, "a capability name");
     if (!(k->all && strcmp(s, "ALL") == 0) && bx_cap_index(s) < 0)
         return YERR(t, ptr, "%s: invalid value \"%s\": %s", dotted(t, ptr, dp, sizeof dp),
-                    snip(s, sn, sizeof sn),
+                    bx_text_snip(s, sn, sizeof sn),
                     strncmp(s, "CAP_", 4) == 0 ? "write capability names without CAP_"
                                                : "unknown capability (names as the kernel's, "
                                                  "without CAP_: NET_RAW)");
@@ -732,14 +708,14 @@ static int type_string(const tctx *t, const char *ptr, const bx_shape *k, const 
                 o += (size_t)snprintf(why + o, sizeof why - o, "%s%s", c == k->choices ? "" : ", ",
                                       *c);
             return YERR(t, ptr, "%s: \"%s\" is not one of: %s", dotted(t, ptr, dp, sizeof dp),
-                        snip(s, sn, sizeof sn), why);
+                        bx_text_snip(s, sn, sizeof sn), why);
         }
     }
     switch (k->fmt) {
     case BX_F_SIZE:
         if (bx_size_parse(s, &x) != 0)
             return YERR(t, ptr, "%s: invalid size \"%s\": want \\d+(Ki|Mi|Gi)?",
-                        dotted(t, ptr, dp, sizeof dp), snip(s, sn, sizeof sn));
+                        dotted(t, ptr, dp, sizeof dp), bx_text_snip(s, sn, sizeof sn));
         break;
     case BX_F_DURATION:
         if (bx_duration_parse(s, &x, &e) != 0)
@@ -750,7 +726,7 @@ static int type_string(const tctx *t, const char *ptr, const bx_shape *k, const 
             return YERR(t, ptr,
                         "%s: invalid CPU count \"%s\": want a decimal above 0 such as "
                         "\"0.5\" or \"2\" (at most 9 decimals)",
-                        dotted(t, ptr, dp, sizeof dp), snip(s, sn, sizeof sn));
+                        dotted(t, ptr, dp, sizeof dp), bx_text_snip(s, sn, sizeof sn));
         break;
     case BX_F_TIME:
         if (bx_time_parse(s, 0, &x, &e) != 0)
@@ -770,12 +746,12 @@ static int type_string(const tctx *t, const char *ptr, const bx_shape *k, const 
             return oom_at(t, ptr);
         if (rc)
             return YERR(t, ptr, "%s: invalid value \"%s\": %s", dotted(t, ptr, dp, sizeof dp),
-                        snip(s, sn, sizeof sn), fe.msg);
+                        bx_text_snip(s, sn, sizeof sn), fe.msg);
     }
     }
     if (k->check && k->check(s, why, sizeof why) != 0)
         return YERR(t, ptr, "%s: invalid value \"%s\": %s", dotted(t, ptr, dp, sizeof dp),
-                    snip(s, sn, sizeof sn), why);
+                    bx_text_snip(s, sn, sizeof sn), why);
     *out = json_string(s);
     return 0;
 }
@@ -847,10 +823,10 @@ static int type_object(const tctx *t, const char *ptr, const bx_shape *k, const 
     json_object_foreach((json_t *)v, name, val)
     {
         const bx_member *m = yaml_member(k->members, name, t->version);
-        ptr_child(p, sizeof p, ptr, name);
+        bx_pointer_child(p, sizeof p, ptr, name);
         if (!m) {
             rc = bx_yaml_key_error(t->doc, p, t->err, BX_ECONFIG, "unknown key '%s'",
-                                   snip(name, sn, sizeof sn));
+                                   bx_text_snip(name, sn, sizeof sn));
             goto out;
         }
         if ((rc = type_value(t, p, m->shape, val, &x)) != 0)
@@ -889,11 +865,11 @@ static int type_map(const tctx *t, const char *ptr, const bx_shape *k, const jso
         return oom_at(t, ptr);
     json_object_foreach((json_t *)v, name, val)
     {
-        ptr_child(p, sizeof p, ptr, name);
+        bx_pointer_child(p, sizeof p, ptr, name);
         if (k->fmt == BX_F_SYSCTL && !is_sysctl(name, strlen(name))) {
             rc = bx_yaml_key_error(t->doc, p, t->err, BX_ECONFIG,
                                    "'%s' is not a sysctl name (net.ipv4.ip_forward)",
-                                   snip(name, sn, sizeof sn));
+                                   bx_text_snip(name, sn, sizeof sn));
             goto out;
         }
         if ((rc = type_value(t, p, k->item, val, &x)) != 0)

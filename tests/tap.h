@@ -67,6 +67,27 @@ static inline int tap_done(void)
     return tap_failed ? 1 : (tap_n ? 0 : 1); /* a program that checked nothing fails */
 }
 
+/* A whole file (NUL-terminated one past *len; the caller frees), or NULL. */
+static inline char *tap_slurp(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    char *buf = NULL;
+    long n;
+
+    if (!f)
+        return NULL;
+    if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) >= 0 && fseek(f, 0, SEEK_SET) == 0 &&
+        (buf = malloc((size_t)n + 1)) && fread(buf, 1, (size_t)n, f) == (size_t)n) {
+        buf[n] = '\0';
+        *len = (size_t)n;
+    } else {
+        free(buf);
+        buf = NULL;
+    }
+    fclose(f);
+    return buf;
+}
+
 /* Source tree root, passed by CMake as BOXCERT_SOURCE_DIR. */
 #ifndef BOXCERT_SOURCE_DIR
 #define BOXCERT_SOURCE_DIR "."

@@ -155,6 +155,16 @@ static int append(char **line, size_t *len, size_t *cap, const char *p, size_t n
     return 0;
 }
 
+/* A line over the cap: an error input naming it (the bundle is not read further). */
+static int too_long(src *s, const char *path, size_t lineno)
+{
+    bx_error why;
+    bx_error_set(&why, BX_EINVAL, path,
+                 "line %zu: too large: over %zu bytes (the rest of the bundle is not read)", lineno,
+                 s->max);
+    return error_input(s, path, lineno, &why);
+}
+
 /* The lines of fd, each at most s->max bytes (a CR before the LF is not counted): a longer
  * one is an error input naming its line, and the end of the bundle. Blank lines are none. */
 static int lines(src *s, int fd, const char *path)
@@ -180,11 +190,7 @@ static int lines(src *s, int fd, const char *path)
             const char *nl = n ? memchr(chunk + i, '\n', (size_t)n - i) : NULL;
             size_t take = nl ? (size_t)(nl - (chunk + i)) : (size_t)n - i;
             if (llen + take > s->max + 1) { /* over the cap (and its CR) before its end */
-                bx_error_set(&why, BX_EINVAL, path,
-                             "line %zu: too large: over %zu bytes (the rest of the bundle is "
-                             "not read)",
-                             lineno, s->max);
-                rc = error_input(s, path, lineno, &why);
+                rc = too_long(s, path, lineno);
                 goto out;
             }
             if (take && append(&line, &llen, &lcap, chunk + i, take) != 0) {
@@ -198,11 +204,7 @@ static int lines(src *s, int fd, const char *path)
             if (llen && line[llen - 1] == '\r')
                 llen--;
             if (llen > s->max) {
-                bx_error_set(&why, BX_EINVAL, path,
-                             "line %zu: too large: over %zu bytes (the rest of the bundle is "
-                             "not read)",
-                             lineno, s->max);
-                rc = error_input(s, path, lineno, &why);
+                rc = too_long(s, path, lineno);
                 goto out;
             }
             if (llen) {

@@ -318,6 +318,10 @@ int bx_shape_type_yaml(const bx_shape *s, const bx_yaml_doc *doc, const char *ro
  * when out of memory. */
 json_t *bx_shape_json_schema(const bx_shape *s, unsigned version, int closed, json_t *defs);
 
+/* parent + "/" + key escaped per RFC 6901, into out (cut to n). */
+void bx_pointer_child(char *out, size_t n, const char *parent, const char *key);
+/* s for a one-line message: control characters as '?', cut with "..." to n. Returns out. */
+const char *bx_text_snip(const char *s, char *out, size_t n);
 /* "/trust/keys/0/file" -> "trust.keys[0].file" (for messages); "" -> root. */
 const char *bx_pointer_dotted(const char *ptr, const char *root, char *out, size_t n);
 

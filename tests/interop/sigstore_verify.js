@@ -6,32 +6,16 @@
 'use strict';
 const fs = require('fs');
 const crypto = require('crypto');
-const { bundleFromJSON } = require('@sigstore/bundle');
-const { Verifier, toSignedEntity, toTrustMaterial } = require('@sigstore/verify');
+const { verifierFor, entityFor } = require('./sigstore_wrap.js');
 
 const [envFile, pubFile] = process.argv.slice(2);
 const env = JSON.parse(fs.readFileSync(envFile, 'utf8'));
-const publicKey = crypto.createPublicKey(fs.readFileSync(pubFile));
-const trust = toTrustMaterial(
-  { mediaType: 'application/vnd.dev.sigstore.trustedroot+json;version=0.1',
-    tlogs: [], certificateAuthorities: [], ctlogs: [], timestampAuthorities: [] },
-  () => ({ publicKey, validFor: () => true }));
-const verifier = new Verifier(trust, { tlogThreshold: 0, ctlogThreshold: 0, tsaThreshold: 0 });
+const verifier = verifierFor(crypto.createPublicKey(fs.readFileSync(pubFile)));
 
 let errors = [];
 for (const sig of env.signatures) {
-  const bundle = bundleFromJSON({
-    mediaType: 'application/vnd.dev.sigstore.bundle.v0.3+json',
-    verificationMaterial: {
-      publicKey: { hint: sig.keyid || 'boxcert' },
-      tlogEntries: [],
-      timestampVerificationData: { rfc3161Timestamps: [] },
-    },
-    dsseEnvelope: { payload: env.payload, payloadType: env.payloadType,
-                    signatures: [{ sig: sig.sig, keyid: sig.keyid || '' }] },
-  });
   try {
-    verifier.verify(toSignedEntity(bundle));
+    verifier.verify(entityFor(env, sig));
     console.log('verified by @sigstore/verify');
     process.exit(0);
   } catch (e) {

@@ -20,22 +20,8 @@
 
 #define MAX_KEYS 8
 
-static void die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
-static void die(const char *fmt, ...)
-{
-    va_list ap;
-    fputs("ledger_mkcert: ", stderr);
-    va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
-    va_end(ap);
-    fputc('\n', stderr);
-    exit(1);
-}
-
-static void die_err(const char *what, const bx_error *e)
-{
-    die("%s: %s%s%s", what, e->where, e->where[0] ? ": " : "", e->msg);
-}
+#define TOOL_NAME "ledger_mkcert"
+#include "die.h"
 
 /* The predicate of a statement or of an envelope's payload. */
 static json_t *template_predicate(const char *path)

@@ -33,22 +33,8 @@
 #define ENDPOINT "unix:///var/run/docker.sock"
 #define MAX_SIGS 16
 
-static void die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
-static void die(const char *fmt, ...)
-{
-    va_list ap;
-    fputs("mkcert: ", stderr);
-    va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
-    va_end(ap);
-    fputc('\n', stderr);
-    exit(1);
-}
-
-static void die_err(const char *what, const bx_error *e)
-{
-    die("%s: %s%s%s", what, e->where, e->where[0] ? ": " : "", e->msg);
-}
+#define TOOL_NAME "mkcert"
+#include "die.h"
 
 static char *slurp(const char *path, size_t *len)
 {

@@ -60,9 +60,7 @@ static void redaction(void)
 
 static char *slurp(const char *path, size_t *len)
 {
-    char *buf = NULL;
-    bx_error e;
-    return bx_read_file(path, 1 << 20, BX_READ_EMPTY_OK, &buf, len, &e) == 0 ? buf : NULL;
+    return tap_slurp(path, len);
 }
 
 static void folder(const char *tmp)

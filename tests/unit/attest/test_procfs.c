@@ -21,23 +21,8 @@
 static char *slurp(const char *dir, const char *name, size_t *len)
 {
     char path[1024];
-    FILE *f;
-    char *buf = NULL;
-    long n;
-
     snprintf(path, sizeof path, "%s/%s", dir, name);
-    if (!(f = fopen(path, "rb")))
-        return NULL;
-    if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) >= 0 && fseek(f, 0, SEEK_SET) == 0 &&
-        (buf = malloc((size_t)n + 1)) && fread(buf, 1, (size_t)n, f) == (size_t)n) {
-        buf[n] = '\0';
-        *len = (size_t)n;
-    } else {
-        free(buf);
-        buf = NULL;
-    }
-    fclose(f);
-    return buf;
+    return tap_slurp(path, len);
 }
 
 static json_t *ids(const int64_t *v, size_t n)

@@ -14,22 +14,7 @@
 
 static char *slurp(const char *path, size_t *len)
 {
-    FILE *f = fopen(path, "rb");
-    char *buf = NULL;
-    long n;
-
-    if (!f)
-        return NULL;
-    if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) >= 0 && fseek(f, 0, SEEK_SET) == 0 &&
-        (buf = malloc((size_t)n + 1)) && fread(buf, 1, (size_t)n, f) == (size_t)n) {
-        buf[n] = '\0';
-        *len = (size_t)n;
-    } else {
-        free(buf);
-        buf = NULL;
-    }
-    fclose(f);
-    return buf;
+    return tap_slurp(path, len);
 }
 
 static json_t *as_json(const bx_expect *e)

@@ -26,14 +26,7 @@ static void *limited_malloc(size_t n)
 
 static char *slurp(const char *path, size_t *len)
 {
-    FILE *f = fopen(path, "rb");
-    char *b = malloc(1 << 20);
-    *len = f && b ? fread(b, 1, (1 << 20) - 1, f) : 0;
-    if (f)
-        fclose(f);
-    while (*len && (b[*len - 1] == '\n'))
-        (*len)--;
-    return b;
+    return tap_slurp(path, len);
 }
 
 /* One verification with at most n allocations (n < 0: no limit). */
