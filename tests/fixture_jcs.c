@@ -43,8 +43,10 @@ static void check_error(int rc, const bx_error *err, char *want)
 
 int main(int argc, char **argv)
 {
-    if (argc != 2)
-        skip_all("usage: fixture_jcs CASE_DIR");
+    if (argc != 2) {
+        fprintf(stderr, "usage: fixture_jcs CASE_DIR\n");
+        return 2;
+    }
     size_t ilen = 0, olen = 0, elen = 0, glen = 0;
     char *input = case_file(argv[1], "input.json", &ilen, 1);
     char *output = case_file(argv[1], "output.json", &olen, 0);

@@ -296,7 +296,7 @@ if [ "$(id -u)" = 0 ] && id nobody >/dev/null 2>&1; then
   ok "push from it to a bare repository owned by nobody" L push --repo "$O" --remote origin
   ok "fetch into it" L fetch --repo "$O" --remote origin
 else
-  _tap 0 "repository owned by another user # SKIP needs root and a user nobody"
+  skip_one "a repository owned by another user needs root and a user nobody"
 fi
 
 done_testing

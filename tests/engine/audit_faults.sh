@@ -220,11 +220,9 @@ ok "... and nothing is written through it" test ! -e "$T/elsewhere.json"
 # socket; never the shared one), in the moby namespace, that no engine knows.
 if [ "$(id -u)" -ne 0 ] || ! command -v containerd >/dev/null || ! command -v ctr >/dev/null ||
   [ ! -x /bin/busybox ]; then
-  echo "ok $((tap_n + 1)) # SKIP a real orphan needs root, containerd, ctr and /bin/busybox"
-  tap_n=$((tap_n + 1))
+  skip_one "a real orphan needs root, containerd, ctr and /bin/busybox"
 elif [ "$(curl -s --max-time 3 --unix-socket /var/run/docker.sock http://engine/_ping 2>/dev/null)" != OK ]; then
-  echo "ok $((tap_n + 1)) # SKIP a real orphan: no engine to audit"
-  tap_n=$((tap_n + 1))
+  skip_one "a real orphan: no engine to audit"
 else
   C_DIR=$(mktemp -d /tmp/bxc.XXXXXX) # short: containerd's socket paths are bounded
   cat >"$C_DIR/config.toml" <<TOML

@@ -52,8 +52,7 @@ expect_rc 2 "--from-json refuses a verify report" render "$T/verify.json"
 
 # Headless Chromium: rows and counts as rendered, and a page that is not blank.
 if [ ! -x "$CHROMIUM" ]; then
-  echo "ok $((tap_n + 1)) # SKIP no $CHROMIUM"
-  tap_n=$((tap_n + 1))
+  skip_one "no $CHROMIUM (scripts/deps.sh installs chromium)"
   done_testing
 fi
 chrome() { # chrome PROFILE ARGS...: headless, offline, a profile of its own
