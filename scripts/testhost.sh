@@ -23,7 +23,7 @@ CACHE=${BOXCERT_TESTHOST_CACHE:-/var/tmp/boxcert-testhost}
 RUN=$CACHE/run
 LOG=$CACHE/log
 SUITE=trixie
-MEM=${BOXCERT_TESTHOST_MEM:-2048}     # MiB
+MEM=${BOXCERT_TESTHOST_MEM:-1536}     # MiB (the guest peaks near 450 MiB used)
 CPUS=${BOXCERT_TESTHOST_CPUS:-2}
 DISK_SIZE=8G
 CMDLINE="root=/dev/vda rw console=ttyS0,115200 panic=-1 systemd.unified_cgroup_hierarchy=1 apparmor=1 security=apparmor"
@@ -498,12 +498,14 @@ cmd_start() {
   cmd_build
   rm -rf "$RUN"; mkdir -p "$RUN"
   local t0 mode qp
+  mark() { echo "$(since "$t0") s: $*" >>"$RUN/timing"; }
   if [ "$cold" -eq 0 ] && [ -f "$CACHE/ready/ready.state" ]; then
     mode=restore; t0=$(now)
     qemu-img create -q -f qcow2 -b "$CACHE/ready/ready.qcow2" -F qcow2 "$RUN/disk.qcow2"
     launch "$RUN" "$RUN/disk.qcow2" -incoming "exec:zstd -dcq $CACHE/ready/ready.state"
     # the guest's clock stands where it was saved: set it before anything else
-    if ! qmp "$RUN/qmp.sock" cont || ! wait_ssh "$RUN" 60 || ! gssh "$RUN" "date -u -s @$(date +%s) >/dev/null" ||
+    if ! qmp "$RUN/qmp.sock" cont || ! mark "state read, running" || ! wait_ssh "$RUN" 60 ||
+       ! gssh "$RUN" "date -u -s @$(date +%s) >/dev/null" || ! mark "ssh answers, clock set" ||
        ! wait_ready "$RUN" 60; then
       log "restoring the saved state failed; booting from the disk (console: $RUN/console.log)"
       qp=$(qemu_pid); [ -z "$qp" ] || { kill "$qp"; wait_gone "$qp" 30 || true; }
@@ -520,6 +522,7 @@ cmd_start() {
     launch "$RUN" "$RUN/disk.qcow2"
     wait_ready "$RUN" 900 || { qp=$(qemu_pid); [ -z "$qp" ] || kill "$qp"; die "the guest did not get ready"; }
   fi
+  mark "docker, the session image and the TLS port answer"
   # one ssh connection that later commands share (ended by stop; it ends by itself with
   # the guest)
   ssh_config "$RUN" "$(sed -n 's/^SSH_PORT=//p' "$RUN/ports")" mux
@@ -528,6 +531,7 @@ cmd_start() {
   # boxcert, as built for trixie in the buildroot
   gssh "$RUN" 'tar -C / --no-same-owner -xf -' <"$CACHE/boxcert/stage.tar" ||
     die "copying boxcert into the guest failed"
+  mark "boxcert copied in"
   local secs; secs=$(since "$t0")
   printf 'MODE=%s\nBOOT_SECONDS=%s\n' "$mode" "$secs" >>"$RUN/ports"
   record "start($mode)" "$secs"
@@ -579,6 +583,8 @@ cmd_status() {
   if [ -z "$p" ]; then echo "test host: not running"; return 1; fi
   echo "test host: running (qemu pid $p, $(awk '/VmRSS/ {printf "%d MiB", $2/1024}' "/proc/$p/status") resident)"
   sed 's/^/  /' "$RUN/ports"
+  [ -f "$RUN/timing" ] && sed 's/^/  /' "$RUN/timing"
+  return 0
 }
 
 cmd="${1:-}"; [ $# -gt 0 ] && shift
