@@ -312,10 +312,7 @@ free_port() {
   done
 }
 
-ssh_config() { # ssh_config DIR SSHPORT [mux]: mux shares one connection between commands
-  local mux=""
-  [ "${3:-}" = mux ] && mux="  ControlPath $1/ssh-mux
-  ControlMaster no"
+ssh_config() { # ssh_config DIR SSHPORT: commands share the one connection wait_ssh opens
   cat >"$1/ssh_config" <<EOF
 Host $HOST_ALIAS
   HostName 127.0.0.1
@@ -331,7 +328,8 @@ Host $HOST_ALIAS
   ConnectTimeout 10
   ServerAliveInterval 10
   ServerAliveCountMax 6
-$mux
+  ControlPath $1/ssh-mux
+  ControlMaster no
 EOF
 }
 
@@ -373,6 +371,32 @@ launch() {
   done
   tail -n 5 "$d/qemu.log" >&2
   die "qemu did not start (log: $d/qemu.log)"
+}
+
+# wait_ssh DIR SECONDS: until the guest's sshd lets root in, then keep that connection as
+# the one the later commands share (ssh -O exit, or the guest's end, ends it).
+wait_ssh() {
+  local d=$1 t0; t0=$(date +%s)
+  while :; do
+    [ -n "$(cat "$d/qemu.pid" 2>/dev/null)" ] && kill -0 "$(cat "$d/qemu.pid")" 2>/dev/null || return 1
+    if ssh -F "$d/ssh_config" -o ControlMaster=yes -o ConnectTimeout=5 -f -N "$HOST_ALIAS" \
+         </dev/null >/dev/null 2>&1; then
+      ssh -F "$d/ssh_config" -O check "$HOST_ALIAS" 2>&1 | sed -n 's/.*pid=\([0-9]*\).*/\1/p' >"$d/ssh-mux.pid"
+      return 0
+    fi
+    [ $(($(date +%s) - t0)) -lt "$2" ] || return 1
+    sleep 0.5
+  done
+}
+
+ssh_close() { # ssh_close DIR: end the shared connection (the ssh that wait_ssh started)
+  local d=$1 p
+  [ -S "$d/ssh-mux" ] && ssh -F "$d/ssh_config" -O exit "$HOST_ALIAS" >/dev/null 2>&1
+  p=$(cat "$d/ssh-mux.pid" 2>/dev/null || true)
+  if [ -n "$p" ] && kill -0 "$p" 2>/dev/null && [ "$(cat "/proc/$p/comm" 2>/dev/null)" = ssh ]; then
+    kill "$p" 2>/dev/null || true
+  fi
+  rm -f "$d/ssh-mux" "$d/ssh-mux.pid"
 }
 
 wait_ready() { # wait_ready DIR SECONDS: ssh answers, docker works, the TLS port answers
@@ -447,10 +471,12 @@ prime() {
   t0=$(now)
   launch "$d" "$d/ready.qcow2"
   qp=$(cat "$d/qemu.pid")
-  wait_ready "$d" 900 || { kill "$qp" 2>/dev/null || true; die "the first boot did not get ready"; }
+  wait_ssh "$d" 900 && wait_ready "$d" 600 ||
+    { ssh_close "$d"; kill "$qp" 2>/dev/null || true; die "the first boot did not get ready"; }
   local cold; cold=$(since "$t0"); record "cold-boot(first)" "$cold"
   echo "$cold" >"$d/cold-boot.seconds"
   gssh "$d" 'systemctl is-system-running --wait >/dev/null 2>&1; sync' || true
+  ssh_close "$d"   # no connection of this machine's in the saved state
   cp "$d/console.log" "$d/first-boot.console.log"
   qmp "$d/qmp.sock" save "$d/ready.state" || { kill "$qp" 2>/dev/null || true; die "saving the state failed"; }
   wait_gone "$qp" 60 || die "qemu $qp did not quit after saving"
@@ -508,7 +534,7 @@ cmd_start() {
        ! gssh "$RUN" "date -u -s @$(date +%s) >/dev/null" || ! mark "ssh answers, clock set" ||
        ! wait_ready "$RUN" 60; then
       log "restoring the saved state failed; booting from the disk (console: $RUN/console.log)"
-      qp=$(qemu_pid); [ -z "$qp" ] || { kill "$qp"; wait_gone "$qp" 30 || true; }
+      ssh_close "$RUN"; qp=$(qemu_pid); [ -z "$qp" ] || { kill "$qp"; wait_gone "$qp" 30 || true; }
       mkdir -p "$LOG"; cp "$RUN/console.log" "$LOG/failed-restore.console.log" 2>/dev/null || true
       cp "$RUN/qemu.log" "$LOG/failed-restore.qemu.log" 2>/dev/null || true
       rm -rf "$RUN"; mkdir -p "$RUN"; cold=1
@@ -520,14 +546,10 @@ cmd_start() {
     mode=cold; t0=$(now)
     qemu-img create -q -f qcow2 -b "$CACHE/guest/base.raw" -F raw "$RUN/disk.qcow2"
     launch "$RUN" "$RUN/disk.qcow2"
-    wait_ready "$RUN" 900 || { qp=$(qemu_pid); [ -z "$qp" ] || kill "$qp"; die "the guest did not get ready"; }
+    wait_ssh "$RUN" 900 && wait_ready "$RUN" 600 ||
+      { ssh_close "$RUN"; qp=$(qemu_pid); [ -z "$qp" ] || kill "$qp"; die "the guest did not get ready"; }
   fi
   mark "docker, the session image and the TLS port answer"
-  # one ssh connection that later commands share (ended by stop; it ends by itself with
-  # the guest)
-  ssh_config "$RUN" "$(sed -n 's/^SSH_PORT=//p' "$RUN/ports")" mux
-  ssh -F "$RUN/ssh_config" -o ControlMaster=yes -f -N "$HOST_ALIAS" </dev/null >/dev/null 2>&1 ||
-    log "no shared ssh connection (every command connects anew)"
   # boxcert, as built for trixie in the buildroot
   gssh "$RUN" 'tar -C / --no-same-owner -xf -' <"$CACHE/boxcert/stage.tar" ||
     die "copying boxcert into the guest failed"
@@ -537,19 +559,10 @@ cmd_start() {
   record "start($mode)" "$secs"
 }
 
-wait_ssh() { # wait_ssh DIR SECONDS
-  local d=$1 t0; t0=$(date +%s)
-  while :; do
-    [ -n "$(cat "$d/qemu.pid" 2>/dev/null)" ] && kill -0 "$(cat "$d/qemu.pid")" 2>/dev/null || return 1
-    gssh "$d" -o ConnectTimeout=5 true 2>/dev/null && return 0
-    [ $(($(date +%s) - t0)) -lt "$2" ] || return 1
-    sleep 0.5
-  done
-}
 
 cmd_stop() {
   local p; p=$(qemu_pid)
-  [ -S "$RUN/ssh-mux" ] && ssh -F "$RUN/ssh_config" -O exit "$HOST_ALIAS" >/dev/null 2>&1 || true
+  ssh_close "$RUN"
   if [ -n "$p" ]; then
     kill "$p"
     wait_gone "$p" 30 || die "qemu $p did not end"
