@@ -25,6 +25,7 @@ LOG=$CACHE/log
 SUITE=trixie
 MEM=${BOXCERT_TESTHOST_MEM:-1536}     # MiB (the guest peaks near 450 MiB used)
 CPUS=${BOXCERT_TESTHOST_CPUS:-2}
+CPU_MODEL=${BOXCERT_TESTHOST_CPU:-max,la57=off}
 DISK_SIZE=8G
 CMDLINE="root=/dev/vda rw console=ttyS0,115200 panic=-1 systemd.unified_cgroup_hierarchy=1 apparmor=1 security=apparmor"
 HOST_ALIAS=boxcert-testhost
@@ -294,7 +295,7 @@ qemu_pid() { # the pid of our running qemu, or nothing
 qemu_args() { # qemu_args DIR DISK SSHPORT TLSPORT: the machine; identical for save and restore
   local d=$1 disk=$2 sp=$3 tp=$4 g=$CACHE/guest
   printf '%s\n' qemu-system-x86_64 -name "$HOST_ALIAS" -machine q35 \
-    -accel tcg,thread=multi,tb-size=256 -cpu max,la57=off -smp "$CPUS" -m "$MEM" \
+    -accel tcg,thread=multi,tb-size=256 -cpu "$CPU_MODEL" -smp "$CPUS" -m "$MEM" \
     -kernel "$g/vmlinuz" -initrd "$g/initrd.img" -append "$CMDLINE" \
     -drive "file=$disk,if=virtio,format=qcow2,cache=unsafe" \
     -netdev "user,id=n0,restrict=on,hostfwd=tcp:127.0.0.1:$sp-:22,hostfwd=tcp:127.0.0.1:$tp-:2376" \
@@ -460,7 +461,7 @@ wait_gone() { # wait_gone PID SECONDS
 # answers, then the machine is stopped and its memory written to ready.state; ready.qcow2
 # is never written again. start restores it on a throwaway overlay.
 ready_stamp() {
-  { cat "$CACHE/guest.stamp"; declare -f qemu_args prime launch; echo "$READY $MEM $CPUS"
+  { cat "$CACHE/guest.stamp"; declare -f qemu_args prime launch; echo "$READY $MEM $CPUS $CPU_MODEL"
     qemu-system-x86_64 --version | head -n 1; } | sha
 }
 
