@@ -13,7 +13,7 @@ ifeq ($(CI),true)
 CMAKE_FLAGS += -DBOXCERT_WERROR=ON
 endif
 
-.PHONY: all deps build engine test unit asan tsan fuzz demo bench memcheck clean install schemas
+.PHONY: all deps build engine test unit asan tsan fuzz demo bench memcheck clean install schemas test-hosts
 
 all: build
 
@@ -68,6 +68,16 @@ bench: deps build engine
 # tests/cli/schemas.sh) after a change to the table.
 schemas: build
 	@cp $(BUILD)/generated/schemas/*.schema.json schema/schemas/
+
+# The hosts users run (scripts/testhost.sh, docs/testhost.md): a Debian 13 guest under qemu
+# with cgroup v2 + systemd, AppArmor, runc/crun/runsc and mutual TLS; boxcert built for it.
+# The guest is cached in /var/tmp/boxcert-testhost; the tests run from this machine over
+# ssh and TLS; the guest is stopped whatever they say.
+test-hosts:
+	@bash scripts/testhost.sh build
+	@bash scripts/testhost.sh start
+	@rc=0; BOXCERT_REQUIRE_TESTHOST=1 bash tests/hosts/smoke.sh || rc=$$?; \
+	  bash scripts/testhost.sh stop; exit $$rc
 
 demo: deps build engine
 	@bash scripts/demo.sh

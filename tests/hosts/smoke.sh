@@ -1,0 +1,130 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# The Debian 13 test host (scripts/testhost.sh): cgroup v2 with the systemd driver,
+# AppArmor, runc/crun/runsc, the mutual-TLS listener, and boxcert collecting a session
+# there. Asserted from this machine, over ssh and over TLS. Skips (77) when no test host
+# runs, fails instead under BOXCERT_REQUIRE_TESTHOST=1.
+. "$(dirname "$0")/../lib/testlib.sh"
+TESTHOST=$BOXCERT_SOURCE_DIR/scripts/testhost.sh
+
+if ! bash "$TESTHOST" status >/dev/null 2>&1; then
+  if [ "${BOXCERT_REQUIRE_TESTHOST:-0}" = "1" ]; then
+    echo "not ok 1 - test host required (BOXCERT_REQUIRE_TESTHOST=1) but none runs"
+    echo "1..1"; exit 1
+  fi
+  skip_all "no test host (scripts/testhost.sh start)"
+fi
+eval "$(bash "$TESTHOST" env)"
+export DOCKER_HOST DOCKER_TLS_VERIFY DOCKER_CERT_PATH
+g() { bash "$TESTHOST" ssh -- "$@"; }   # a command in the guest, as root
+gv() { g "$@" 2>/dev/null | tr -d '\r'; } # its output
+S=bxh-$$                                  # the guest's session names
+trap 'g "docker rm -f $S-runc $S-crun $S-runsc >/dev/null 2>&1; rm -rf /tmp/$S" >/dev/null 2>&1; rm -rf "$T"' EXIT
+
+# ---- the kernel and init
+ok "ssh answers as root with the built key" g true
+is "$(gv stat -fc %T /sys/fs/cgroup)" cgroup2fs "/sys/fs/cgroup is cgroup2fs"
+is "$(gv cat /sys/module/apparmor/parameters/enabled)" Y "AppArmor is enabled"
+gv cat /proc/cmdline >"$T/cmdline"
+like "$T/cmdline" 'systemd\.unified_cgroup_hierarchy=1' "cmdline: systemd.unified_cgroup_hierarchy=1"
+like "$T/cmdline" 'apparmor=1 security=apparmor' "cmdline: apparmor=1 security=apparmor"
+gv cat /etc/os-release >"$T/os"
+like "$T/os" '^VERSION_CODENAME=trixie$' "Debian 13 (trixie)"
+is "$(gv 'systemctl is-system-running')" running "systemd: running (no failed unit)"
+
+# ---- the engine, over ssh
+gv "docker info --format '{{.CgroupDriver}} {{.CgroupVersion}}'" >"$T/cg"
+is "$(cat "$T/cg")" "systemd 2" "docker info: Cgroup Driver systemd, Cgroup Version 2"
+gv "docker info --format '{{range \$k, \$v := .Runtimes}}{{\$k}} {{end}}'" >"$T/rt"
+for r in runc crun runsc; do like "$T/rt" "(^| )$r( |$)" "docker info: runtime $r"; done
+is "$(gv "docker info --format '{{.DefaultRuntime}}'")" runc "docker info: default runtime runc"
+gv "docker info --format '{{json .SecurityOptions}}'" >"$T/sec"
+like "$T/sec" 'name=apparmor' "docker info: Security Options apparmor"
+like "$T/sec" 'name=cgroupns' "docker info: Security Options cgroupns"
+gv "docker version --format '{{.Server.Version}}'" >"$T/ver"
+like "$T/ver" '^26\.' "dockerd 26.x"
+ok "boxcert-session:1 is there (docker import, no registry)" g docker image inspect boxcert-session:1
+
+for r in runc crun runsc; do
+  ok "docker run --runtime $r boxcert-session:1 true" g docker run --rm --runtime "$r" boxcert-session:1 true
+done
+is "$(gv docker run --rm boxcert-session:1 cat /proc/self/attr/current)" "docker-default (enforce)" \
+  "a runc session is confined by docker-default (enforce)"
+is "$(gv docker run --rm --runtime crun boxcert-session:1 cat /proc/self/attr/current)" "docker-default (enforce)" \
+  "a crun session is confined by docker-default (enforce)"
+gv docker run --rm --runtime runsc boxcert-session:1 grep Seccomp: /proc/self/status >"$T/rsc"
+like "$T/rsc" '^Seccomp:[[:space:]]+2$' "a runsc session reports Seccomp: 2 from inside"
+gv docker run --rm boxcert-session:1 cat /proc/self/cgroup >"$T/ccg"
+like "$T/ccg" '^0::/$' "a runc session sees its own cgroup namespace (0::/)"
+
+# ---- the engine, over mutual TLS from this machine
+c=$DOCKER_CERT_PATH
+ok "TLS /_ping answers with the client certificate" \
+  curl -sf --max-time 10 --cacert "$c/ca.pem" --cert "$c/cert.pem" --key "$c/key.pem" "https://127.0.0.1:${DOCKER_HOST##*:}/_ping"
+fails "TLS refuses a client without a certificate" \
+  curl -sf --max-time 10 --cacert "$c/ca.pem" "https://127.0.0.1:${DOCKER_HOST##*:}/_ping"
+ok "TLS /info answers" \
+  curl -sf --max-time 20 --cacert "$c/ca.pem" --cert "$c/cert.pem" --key "$c/key.pem" "https://127.0.0.1:${DOCKER_HOST##*:}/info"
+like "$OUT" '"CgroupVersion":"2"' "TLS /info: CgroupVersion 2"
+like "$OUT" '"CgroupDriver":"systemd"' "TLS /info: CgroupDriver systemd"
+if [ -x "$DOCKER" ] || command -v "$DOCKER" >/dev/null 2>&1; then
+  ok "docker --tlsverify version (client on this machine)" "$DOCKER" --tlsverify \
+    --tlscacert "$c/ca.pem" --tlscert "$c/cert.pem" --tlskey "$c/key.pem" -H "$DOCKER_HOST" version
+  like "$OUT" 'Version:[[:space:]]+26\.' "docker version over TLS: server 26.x"
+  ok "docker run over TLS" "$DOCKER" run --rm boxcert-session:1 true
+else
+  echo "# no docker client at $DOCKER: the docker CLI checks over TLS are left out"
+fi
+
+# ---- boxcert in the guest
+todo() { # todo NAME REASON CMD...: a known problem; reported, not counted as a failure
+  local name=$1 why=$2; shift 2
+  tap_n=$((tap_n + 1))
+  if "$@" >"$OUT" 2>"$ERR"; then echo "ok $tap_n - $name # TODO $why"; else echo "not ok $tap_n - $name # TODO $why"; fi
+}
+field() { # field FILE PATH: a member of the statement `boxcert show` printed (python3 here)
+  /usr/bin/python3 -c 'import json,sys
+v=json.load(open(sys.argv[1]))
+for k in sys.argv[2].split("."): v=v[int(k)] if isinstance(v,list) else v.get(k)
+print(v if isinstance(v,str) else json.dumps(v, sort_keys=True))' "$1" "$2" 2>/dev/null
+}
+B=/usr/local/bin/boxcert
+ok "boxcert --help runs in the guest" g $B --help
+ok "boxcert-verify --help runs in the guest" g /usr/local/bin/boxcert-verify --help
+g "mkdir -p /tmp/$S" >/dev/null 2>&1
+ok "boxcert keygen" g $B keygen --out "/tmp/$S/k"
+for r in runc crun runsc; do
+  ok "a hardened $r session starts" g docker run -d --name "$S-$r" --runtime $r --network none --read-only \
+    --cap-drop ALL --security-opt no-new-privileges boxcert-session:1 sleep 600
+  expect_rc 0 "boxcert collect ($r session; cgroup v2, systemd driver, AppArmor)" \
+    g $B collect "$S-$r" --key "/tmp/$S/k.key" --out "/tmp/$S/$r.intoto.json"
+  sed 's/^/#   collect: /' "$ERR" | head -n 20
+  # the pids.max the kernel applies, on the session's cgroup and above it (systemd's TasksMax)
+  gv "pid=\$(docker inspect -f '{{.State.Pid}}' $S-$r); d=/sys/fs/cgroup\$(sed -n 's/^0:://p' /proc/\$pid/cgroup); \
+      while [ \$d != /sys/fs/cgroup ]; do echo \${d#/sys/fs/cgroup} \$(cat \$d/pids.max); d=\${d%/*}; done" >"$T/$r.pids"
+  sed 's/^/#   pids.max: /' "$T/$r.pids"
+  g docker rm -f "$S-$r" >/dev/null 2>&1   # an idle runsc sandbox costs a third of a vCPU under TCG
+  expect_rc 0 "boxcert verify: demo policy passes ($r)" g $B verify "/tmp/$S/$r.intoto.json" \
+    --policy /usr/local/share/doc/boxcert/examples/policies/demo.yaml --key "/tmp/$S/k.pub"
+  sed 's/^/#   /' "$OUT" | head -n 10
+  g $B show "/tmp/$S/$r.intoto.json" --policy /usr/local/share/doc/boxcert/examples/policies/demo.yaml \
+    --key "/tmp/$S/k.pub" >"$T/$r.json" 2>/dev/null
+  is "$(field "$T/$r.json" predicate.containment.runtime.name)" "$r" "$r certificate: runtime $r"
+  is "$(field "$T/$r.json" predicate.containment.apparmor.profile)" docker-default "$r certificate: AppArmor docker-default"
+  is "$(field "$T/$r.json" predicate.containment.seccomp.mode)" filter "$r certificate: seccomp filter"
+  is "$(field "$T/$r.json" predicate.containment.noNewPrivileges)" true "$r certificate: no-new-privileges"
+  is "$(field "$T/$r.json" predicate.containment.capabilities.effective)" "[]" "$r certificate: no effective capability"
+  is "$(field "$T/$r.json" predicate.evidence.discrepancies)" "[]" "$r certificate: no discrepancy"
+  want=engine+kernel; [ $r = runsc ] && want=engine+runtime
+  is "$(field "$T/$r.json" predicate.evidence.level)" $want "$r certificate: evidence $want"
+  field "$T/$r.json" predicate.containment.resources.pidsLimit >"$T/$r.pl"
+  echo "#   $r certificate: resources.pidsLimit $(cat "$T/$r.pl")"
+done
+# With the systemd driver, systemd puts TasksMax (DefaultTasksMax, 15% of threads-max) on
+# docker-<id>.scope. runc and runsc run the session in the scope itself; crun in a child
+# cgroup, <scope>/container, whose own pids.max is "max". boxcert reads the session's own
+# cgroup only, so the same `docker run` gets a pids limit under runc and none under crun.
+todo "the pids limit in force is the same in the runc and crun certificates" \
+  "boxcert reads pids.max of the leaf cgroup only; crun's leaf is <scope>/container" \
+  test "$(cat "$T/runc.pl")" = "$(cat "$T/crun.pl")"
+done_testing
