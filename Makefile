@@ -13,7 +13,7 @@ ifeq ($(CI),true)
 CMAKE_FLAGS += -DBOXCERT_WERROR=ON
 endif
 
-.PHONY: all deps build engine test unit asan tsan fuzz demo bench memcheck clean install schemas test-hosts
+.PHONY: all deps build engine test unit asan tsan fuzz demo bench memcheck clean install schemas test-hosts mutate
 
 all: build
 
@@ -59,6 +59,11 @@ fuzz: deps
 # valgrind memcheck: one run of each subcommand, no errors, no definite leaks.
 memcheck: deps build engine
 	@bash scripts/memcheck.sh
+
+# Mutations of the verdict code (tests/mutations/*.txt): each must be killed by the
+# engine-free tests it names; fails if one survives (scripts/mutate.py, docs/ci.md).
+mutate: deps
+	@python3 scripts/mutate.py --jobs $(JOBS)
 
 # Benchmarks: figures and ratios measured in one run, written to docs/benchmarks.md.
 bench: deps build engine

@@ -84,21 +84,31 @@ void bx_finding_addv(json_t *findings, const char *rule, const char *cis, const 
     if (msg)
         clean_message(msg, (size_t)n);
     /* the members in this order: rule, status, expected, observed, message[, cis]; rule,
-     * status and cis are the program's own ASCII */
-    if (!f || json_object_set_new_nocheck(f, "rule", text(rule)) != 0 ||
-        json_object_set_new_nocheck(f, "status", text(status)) != 0 ||
-        json_object_set_new_nocheck(f, "expected", expected ? expected : json_null()) != 0 ||
-        json_object_set_new_nocheck(f, "observed", observed ? observed : json_null()) != 0 ||
-        json_object_set_new_nocheck(f, "message",
-                                    msg ? json_stringn_nocheck(msg, (size_t)n)
-                                        : text("(out of memory)")) != 0 ||
-        (cis && json_object_set_new_nocheck(f, "cis", text(cis)) != 0)) {
-        json_decref(f);
-        f = NULL;
-    }
-    if (!f || !json_is_array(findings) || json_array_append_new(findings, f) != 0) {
+     * status and cis are the program's own ASCII. Each setter takes its value, also when it
+     * fails; a value not yet handed over is released here. */
+    int ok = f != NULL;
+    ok = ok && json_object_set_new_nocheck(f, "rule", text(rule)) == 0;
+    ok = ok && json_object_set_new_nocheck(f, "status", text(status)) == 0;
+    if (ok)
+        ok = json_object_set_new_nocheck(f, "expected", expected ? expected : json_null()) == 0;
+    else
+        json_decref(expected);
+    if (ok)
+        ok = json_object_set_new_nocheck(f, "observed", observed ? observed : json_null()) == 0;
+    else
+        json_decref(observed);
+    ok = ok && json_object_set_new_nocheck(f, "message",
+                                           msg ? json_stringn_nocheck(msg, (size_t)n)
+                                               : text("(out of memory)")) == 0;
+    ok = ok && (!cis || json_object_set_new_nocheck(f, "cis", text(cis)) == 0);
+    if (!ok) {
         json_decref(f);
         lost++;
+    } else if (!json_is_array(findings)) {
+        json_decref(f);
+        lost++;
+    } else if (json_array_append_new(findings, f) != 0) {
+        lost++; /* json_array_append_new released f */
     }
     if (msg != stack)
         free(msg);

@@ -72,6 +72,12 @@ static inline int tap_strict(void)
         exit(77);                                                                                  \
     } while (0)
 
+/* A check that cannot apply on this host, fact read by the test: "ok N - NAME # n/a: FACT".
+ * Only for tests listed in tests/not-applicable.txt (with the make test-hosts test that covers
+ * them), which tests/cli/not_applicable.sh checks. */
+#define tap_na(fact, ...)                                                                          \
+    (printf("ok %d - ", ++tap_n), printf(__VA_ARGS__), printf(" # n/a: %s\n", (fact)), 1)
+
 /* One check that could not run here: "ok N # SKIP", a failure under CI. */
 #define skip_one(...)                                                                              \
     (tap_strict() ? tap_check(0, __FILE__, __LINE__, TAP_NAME(__VA_ARGS__))                        \
