@@ -387,6 +387,68 @@ static EVP_PKEY *spki_fast(const char *pem, size_t len)
     return k;
 }
 
+/* ---- Ed25519 points that verify too much ----------------------------------------------------
+ * OpenSSL 3.0 refuses S >= L and a non-canonical R, but takes a public key A of small order:
+ * with the identity as A, one fixed signature verifies every payload. The encodings of the
+ * eight points of small order, sign bit cleared, are the y values below (libsodium's
+ * blocklist); the non-canonical forms (y >= p = 2^255 - 19, e.g. p and p + 1 for 0 and 1)
+ * are refused as such. Mixed-order points (a large component plus a small one) cannot be
+ * found from the encoding and are out of scope (docs/security.md). */
+static const unsigned char ed25519_small_order_y[][32] = {
+    /* 0: (+-sqrt(-1), 0), order 4 */
+    {0},
+    /* 1: the identity, order 1 */
+    {0x01},
+    /* the two y of the points of order 8 */
+    {0x26, 0xe8, 0x95, 0x8f, 0xc2, 0xb2, 0x27, 0xb0, 0x45, 0xc3, 0xf4, 0x89, 0xf2, 0xef, 0x98, 0xf0,
+     0xd5, 0xdf, 0xac, 0x05, 0xd3, 0xc6, 0x33, 0x39, 0xb1, 0x38, 0x02, 0x88, 0x6d, 0x53, 0xfc, 0x05},
+    {0xc7, 0x17, 0x6a, 0x70, 0x3d, 0x4d, 0xd8, 0x4f, 0xba, 0x3c, 0x0b, 0x76, 0x0d, 0x10, 0x67, 0x0f,
+     0x2a, 0x20, 0x53, 0xfa, 0x2c, 0x39, 0xcc, 0xc6, 0x4e, 0xc7, 0xfd, 0x77, 0x92, 0xac, 0x03, 0x7a},
+    /* p - 1 = -1: (0, -1), order 2 */
+    {0xec, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+     0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f},
+};
+
+/* p = 2^255 - 19, little-endian */
+static const unsigned char ed25519_p[32] = {
+    0xed, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+    0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f};
+
+const char *bx_ed25519_point_refused(const unsigned char enc[32])
+{
+    unsigned char y[32];
+    int i;
+
+    memcpy(y, enc, sizeof y);
+    y[31] &= 0x7f;
+    for (i = 31; i >= 0 && y[i] == ed25519_p[i]; i--)
+        ;
+    if (i < 0 || y[i] > ed25519_p[i])
+        return "not a canonical encoding (y >= p)";
+    for (size_t k = 0; k < sizeof ed25519_small_order_y / sizeof ed25519_small_order_y[0]; k++)
+        if (memcmp(y, ed25519_small_order_y[k], sizeof y) == 0)
+            return "a point of small order";
+    return NULL;
+}
+
+static int public_key_usable(EVP_PKEY *k, bx_error *err)
+{
+    unsigned char raw[32];
+    size_t n = sizeof raw;
+    const char *why;
+
+    if (bx_key_alg(k) != BX_ALG_ED25519)
+        return 0;
+    if (EVP_PKEY_get_raw_public_key(k, raw, &n) != 1 || n != sizeof raw)
+        return bx_error_ssl(err, BX_ECONFIG, NULL, "cannot read the Ed25519 public key");
+    if ((why = bx_ed25519_point_refused(raw)) != NULL)
+        return bx_error_set(err, BX_ECONFIG, NULL,
+                            "refused Ed25519 public key: %s (it would verify signatures it never "
+                            "made)",
+                            why);
+    return 0;
+}
+
 int bx_key_parse_public(const char *pem, size_t len, EVP_PKEY **out, bx_error *err)
 {
     int rc = 0;
@@ -394,6 +456,10 @@ int bx_key_parse_public(const char *pem, size_t len, EVP_PKEY **out, bx_error *e
     BIO *b = NULL;
 
     if (k) {
+        if ((rc = public_key_usable(k, err)) != 0) {
+            EVP_PKEY_free(k);
+            return rc;
+        }
         *out = k;
         return 0;
     }
@@ -408,6 +474,8 @@ int bx_key_parse_public(const char *pem, size_t len, EVP_PKEY **out, bx_error *e
         rc = bx_error_set(err, BX_ECONFIG, NULL, "unsupported key type (want Ed25519 or ECDSA P-256)");
         goto out;
     }
+    if ((rc = public_key_usable(k, err)) != 0)
+        goto out;
     *out = k;
     k = NULL;
 out:
@@ -526,8 +594,13 @@ int bx_verify_sig(EVP_PKEY *key, bx_sigenc enc, const void *msg, size_t len,
             goto out;
         }
     } else if (alg == BX_ALG_ED25519) {
+        const char *why;
         if (siglen != 64) {
             rc = bx_error_set(err, BX_ESIG, NULL, "an Ed25519 signature is 64 bytes");
+            goto out;
+        }
+        if ((why = bx_ed25519_point_refused(sig)) != NULL) {
+            rc = bx_error_set(err, BX_ESIG, NULL, "an Ed25519 signature whose R is %s", why);
             goto out;
         }
     } else {

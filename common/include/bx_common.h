@@ -178,9 +178,13 @@ int bx_key_load_private(const char *path, const char *passphrase, EVP_PKEY **out
 /* Read a passphrase: the first line of $BOXCERT_KEY_PASSPHRASE_FILE, else from the
  * terminal (/dev/tty, echo off) after prompt. Caller wipes buf. */
 int bx_passphrase_read(char *buf, size_t len, const char *prompt, bx_error *err) BX_WUR;
-/* Parse an SPKI PEM public key from memory. Only Ed25519 and P-256 are accepted. */
+/* Parse an SPKI PEM public key from memory. Only Ed25519 and P-256 are accepted; an
+ * Ed25519 key of small order or not canonically encoded is refused (BX_ECONFIG). */
 int bx_key_parse_public(const char *pem, size_t len, EVP_PKEY **out, bx_error *err) BX_WUR;
 int bx_key_load_public(const char *path, EVP_PKEY **out, bx_error *err) BX_WUR;
+/* Why an Ed25519 point encoding (a public key A, a signature's R) is refused: of small
+ * order, or y >= p; NULL when it is not. */
+const char *bx_ed25519_point_refused(const unsigned char enc[32]);
 /* Sign msg: Ed25519 raw 64 bytes; ECDSA P-256 with SHA-256, DER. Caller owns *sig. */
 int bx_sign(EVP_PKEY *key, const void *msg, size_t len, unsigned char **sig, size_t *siglen,
             bx_error *err) BX_WUR;
