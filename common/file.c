@@ -91,6 +91,11 @@ int bx_read_file(const char *path, size_t max, unsigned flags, char **out, size_
     int fd = is_stdin ? STDIN_FILENO : open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
     rbuf b = {0};
     int rc = 0;
+    if (fd < 0 && errno == ENXIO) { /* a socket (or a device without its driver) */
+        rc = bx_error_set(err, BX_ECONFIG, name,
+                          "is not a regular file (a FIFO, socket or device is never read)");
+        goto out;
+    }
     if (fd < 0) {
         rc = bx_error_errno(err, BX_EIO, name, "cannot open");
         goto out;

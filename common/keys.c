@@ -213,9 +213,12 @@ int bx_key_load_private(const char *path, const char *passphrase, EVP_PKEY **out
     ssize_t n = 0;
     size_t len = 0;
 
-    fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+    /* O_NONBLOCK: a FIFO or a device named as the key must not block the open; what is not
+     * a regular file is refused before a byte is read */
+    fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
     if (fd < 0) {
-        rc = bx_error_errno(err, BX_ECONFIG, path, "cannot open private key");
+        rc = errno == ENXIO ? bx_error_set(err, BX_ECONFIG, path, "private key is not a regular file")
+                            : bx_error_errno(err, BX_ECONFIG, path, "cannot open private key");
         goto out;
     }
     if (fstat(fd, &st) != 0) {

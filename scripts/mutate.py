@@ -190,6 +190,7 @@ def main():
         killed = survived = errs = 0
         by_area = {}
         for i, m in enumerate(muts, 1):
+            t1 = time.monotonic()
             path = os.path.join(src, m["file"])
             result, detail = "error", ""
             try:
@@ -233,8 +234,9 @@ def main():
             st = by_area.setdefault(m["area"], [0, 0])
             st[0] += 1
             st[1] += result == "killed"
-            print(f"{result.upper():8} {i:3} {m['where']} {m['file']}: {m['replace'].strip()[:70]}"
-                  + (f"  ({detail})" if detail else ""), flush=True)
+            print(f"{result.upper():8} {i:3} {time.monotonic() - t1:4.0f}s {m['where']} "
+                  f"{m['file']}: {m['replace'].strip()[:60]}" + (f"  ({detail})" if detail else ""),
+                  flush=True)
         # put the tree back as it was for the next run
         run(["cmake", "--build", build, "-j", str(a.jobs)], scratch, 1800)
         wall = time.monotonic() - t0
