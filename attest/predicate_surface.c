@@ -280,13 +280,54 @@ out:
     return rc;
 }
 
-/* The canonical host path of src (symlinks resolved on this host), else src as given. */
-static json_t *canonical_source(const char *src)
+/* src with "//", "/./" and "/../" taken out by their text alone; the link a path runs
+ * through is not followed ("/.." of "/" is "/"). */
+static json_t *lexical_path(const char *src)
+{
+    size_t n = strlen(src), len = 0;
+    char *out = malloc(n + 2);
+    json_t *r;
+
+    if (!out)
+        return NULL;
+    for (const char *p = src; *p;) {
+        while (*p == '/')
+            p++;
+        const char *e = strchr(p, '/');
+        size_t k = e ? (size_t)(e - p) : strlen(p);
+        if (k == 0)
+            break;
+        if (k == 1 && p[0] == '.') {
+            /* nothing */
+        } else if (k == 2 && p[0] == '.' && p[1] == '.') {
+            while (len > 0 && out[--len] != '/')
+                ;
+        } else {
+            out[len++] = '/';
+            memcpy(out + len, p, k);
+            len += k;
+        }
+        p += k;
+    }
+    if (len == 0)
+        out[len++] = '/';
+    r = json_stringn(out, len);
+    free(out);
+    return r;
+}
+
+/* The host path of a bind's source. With an engine on this host (a unix socket), the
+ * canonical path, links resolved here; with a remote engine (tcp://) this host's links say
+ * nothing about the engine's, so the path as given, made lexical only. Else src as given. */
+static json_t *canonical_source(const bxa_pctx *x, const char *src)
 {
     char buf[PATH_MAX];
     json_t *r = NULL;
+    int local = !x->endpoint || strncmp(x->endpoint, "unix://", 7) == 0 || x->endpoint[0] == '/';
 
-    if (src && src[0] == '/' && realpath(src, buf))
+    if (src && src[0] == '/' && !local)
+        r = lexical_path(src);
+    else if (src && src[0] == '/' && realpath(src, buf))
         r = json_string(buf); /* NULL when the host's path is not UTF-8 */
     return r ? r : json_string(src ? src : "");
 }
@@ -312,7 +353,7 @@ int bxa_build_mounts(bxa_pctx *x, json_t **out)
             goto out;
         rc = bxa_push(x, r,
                       json_pack_ex(&x->jerr, 0, "{s:s,s:o,s:s,s:s,s:b,s:s}", "type", type, "source",
-                                   canonical_source(src), "sourceAsGiven", src ? src : "",
+                                   canonical_source(x, src), "sourceAsGiven", src ? src : "",
                                    "destination", dest, "readOnly", !rw, "propagation",
                                    prop ? prop : ""));
         if (rc != 0)

@@ -397,7 +397,6 @@ static void speed(json_t *pred)
     double secs = (double)(b.tv_sec - a.tv_sec) + (double)(b.tv_nsec - a.tv_nsec) / 1e9;
     printf("# %d checks in %.3f s: %.0f per second\n", n, secs, n / (secs > 0 ? secs : 1e-9));
     is_int(bad, 0, "every check passed");
-    ok(secs < 5.0, "5000 checks in under 5 s even under sanitizers (%.3f s)", secs);
     json_decref(st);
 }
 
