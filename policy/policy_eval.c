@@ -262,32 +262,84 @@ static void eval_source(const bxp_ev *e)
 
 /* ==== network ============================================================== */
 
+/* A user-defined network: not the engine's none, host, bridge (default) or container:<id>. */
 static int is_named_network(const char *mode)
 {
-    return strcmp(mode, "none") != 0 && strcmp(mode, "host") != 0 &&
-           strncmp(mode, "container:", 10) != 0;
+    return strcmp(mode, "none") != 0 && strcmp(mode, "host") != 0 && strcmp(mode, "bridge") != 0 &&
+           strcmp(mode, "default") != 0 && strncmp(mode, "container:", 10) != 0;
 }
 
-/* "pass", "fail", or "unknown" when only the unobserved internal flag could decide. */
+static int is_network_keyword(const char *a)
+{
+    for (const char *const *k = bxp_network_keywords; *k; k++)
+        if (strcmp(*k, a) == 0)
+            return 1;
+    return 0;
+}
+
+/* Does keyword k admit mode? 1, 0, or -1 when only the unobserved internal flag could say. */
+static int keyword_admits(const char *k, const char *mode, const json_t *internal)
+{
+    if (!strcmp(k, "none") || !strcmp(k, "host"))
+        return strcmp(k, mode) == 0;
+    if (!strcmp(k, "bridge"))
+        return !strcmp(mode, "bridge") || !strcmp(mode, "default");
+    if (!strcmp(k, "container"))
+        return strncmp(mode, "container:", 10) == 0 && mode[10] != '\0';
+    /* internal: a user-defined network whose internal flag is true, whatever its name */
+    if (!is_named_network(mode))
+        return 0;
+    return json_is_true(internal) ? 1 : json_is_boolean(internal) ? 0 : -1;
+}
+
+/* "pass", "fail", or "unknown" when only the unobserved internal flag could decide. The
+ * list form: a keyword means only the keyword, anything else is a network name; the map
+ * form: modes (keywords) and names (network names, a keyword's too). A name never
+ * satisfies a keyword, nor a keyword a name. */
 static const char *network_status(const json_t *allowed, const char *mode, const json_t *internal)
 {
     const char *status = "fail";
-    const json_t *v;
+    const json_t *modes = json_is_array(allowed) ? allowed : json_object_get(allowed, "modes");
+    const json_t *names = json_object_get(allowed, "names"), *v;
     size_t i;
-    json_array_foreach(allowed, i, v)
+    json_array_foreach(modes, i, v)
     {
         const char *a = json_string_value(v);
-        if (strcmp(a, mode) == 0 ||
-            (strcmp(a, "container") == 0 && strncmp(mode, "container:", 10) == 0))
-            return "pass";
-        if (strcmp(a, "internal") == 0 && is_named_network(mode)) {
-            if (json_is_true(internal))
+        int r;
+        if (!a)
+            continue;
+        if (!is_network_keyword(a)) { /* the list form's network name */
+            if (is_named_network(mode) && strcmp(a, mode) == 0)
                 return "pass";
-            if (!json_is_boolean(internal))
-                status = "unknown";
+            continue;
         }
+        if ((r = keyword_admits(a, mode, internal)) == 1)
+            return "pass";
+        if (r < 0)
+            status = "unknown";
+    }
+    json_array_foreach(names, i, v)
+    {
+        const char *a = json_string_value(v);
+        if (a && is_named_network(mode) && strcmp(a, mode) == 0)
+            return "pass";
     }
     return status;
+}
+
+/* The allowed networks in words: "none, internal, name internal". */
+static const char *network_words(const json_t *allowed, char *out, size_t n)
+{
+    char names[LIST_MAX];
+    if (json_is_array(allowed))
+        return bxp_join(allowed, out, n);
+    bxp_join(json_object_get(allowed, "modes"), out, n);
+    bxp_join(json_object_get(allowed, "names"), names, sizeof names);
+    if (*names)
+        bxp_append(out, n, "%sthe network(s) %s", *out ? ", " : "", names);
+    if (!*out)
+        bxp_append(out, n, "no network");
+    return out;
 }
 
 static void eval_network(const bxp_ev *e)
@@ -300,7 +352,7 @@ static void eval_network(const bxp_ev *e)
 
     if (!allowed)
         return;
-    bxp_join(allowed, list, sizeof list);
+    network_words(allowed, list, sizeof list);
     if (!mode) {
         bxp_add(e, "containment.network", "unknown", bxp_copy(allowed), json_null(),
                 "network mode not observed; policy allows %s", list);

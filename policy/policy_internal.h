@@ -116,6 +116,8 @@ const json_t *bxp_seen(const json_t *o, const char *path);
 json_t *bxp_copy(const json_t *v);
 /* "a, b, c" (strings, or numbers for unknown capability bits) into out; "none" when empty. */
 const char *bxp_join(const json_t *arr, char *out, size_t n);
+/* containment.network's keywords: none host bridge internal container (policy_schema.c) */
+extern const char *const bxp_network_keywords[];
 /* Append to a bounded message buffer ("..." when it is full). */
 void bxp_append(char *buf, size_t n, const char *fmt, ...) BX_FMT(3, 4);
 /* What a list rule reports as observed: bad (stolen) when it holds entries, else all

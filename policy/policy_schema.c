@@ -24,18 +24,41 @@ static int check_keyid(const char *s, char *why, size_t n)
     return -1;
 }
 
-/* none, host, bridge, internal, container, or a network name as Docker allows it. */
-static int check_network(const char *s, char *why, size_t n)
+/* A network name as Docker allows it: [A-Za-z0-9][A-Za-z0-9_.-]*. */
+static int network_name_ok(const char *s)
 {
     if (!isalnum((unsigned char)s[0]))
-        goto bad;
+        return 0;
     for (const char *c = s; *c; c++)
         if (!isalnum((unsigned char)*c) && !strchr("_.-", *c))
-            goto bad;
-    return 0;
-bad:
+            return 0;
+    return 1;
+}
+
+/* The list form: a keyword (bxp_network_keywords), which means only the keyword, or a
+ * network name that is not one. */
+static int check_network(const char *s, char *why, size_t n)
+{
+    if (network_name_ok(s))
+        return 0;
     snprintf(why, n, "want none, host, bridge, internal, container or a network name");
     return -1;
+}
+
+/* names: any network name, a keyword's too ("internal" names the network of that name);
+ * not the engine's own none, host, bridge and default, which are modes. */
+static int check_network_name(const char *s, char *why, size_t n)
+{
+    if (!network_name_ok(s)) {
+        snprintf(why, n, "want a network name ([A-Za-z0-9][A-Za-z0-9_.-]*)");
+        return -1;
+    }
+    if (!strcmp(s, "none") || !strcmp(s, "host") || !strcmp(s, "bridge") ||
+        !strcmp(s, "default")) {
+        snprintf(why, n, "%s is the engine's own network: list it under modes", s);
+        return -1;
+    }
+    return 0;
 }
 
 static int check_semver(const char *s, char *why, size_t n)
@@ -215,8 +238,18 @@ static const bx_member sysctls_members[] = {
     {0},
 };
 
+const char *const bxp_network_keywords[] = {"none", "host", "bridge", "internal", "container",
+                                            NULL};
+
+static const bx_member network_members[] = {
+    {"modes", SET(CHOICE(bxp_network_keywords))},
+    {"names", SET(WORD_CHECK(check_network_name))},
+    {0},
+};
+
 static const bx_member containment_members[] = {
-    {"network", SET(WORD_CHECK(check_network))},
+    {"network", SHAPE(.kind = BX_K_OBJECT, .members = network_members,
+                      .alt = SET(WORD_CHECK(check_network)))},
     {"publishedPorts", BOOL},
     {"readOnlyRootfs", BOOL},
     {"capabilities", MAP(capabilities_members)},

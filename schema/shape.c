@@ -401,12 +401,28 @@ static const char *json_name(const json_t *v)
     }
 }
 
+/* A value of the kind of n's alternative, not of n's own (a word where a mapping is typed,
+ * a list where a mapping is): typed by the alternative. */
+static int alt_applies(const bx_shape *n, const json_t *v)
+{
+    if (!n->alt)
+        return 0;
+    if (json_is_string(v))
+        return n->kind != BX_K_STRING && n->alt->kind == BX_K_STRING;
+    if (json_is_array(v))
+        return n->kind != BX_K_ARRAY && n->alt->kind == BX_K_ARRAY;
+    return 0;
+}
+
 static int wrong_type(const bx_shape *n, const json_t *v, bx_error *err)
 {
-    if (n->alt && json_is_string(v))
+    const char *alt = !n->alt                           ? ""
+                      : n->alt->kind == BX_K_ARRAY ? " or an array"
+                                                     : " or a string";
+    if (n->alt && n->alt->kind == BX_K_STRING && json_is_string(v))
         return bad(err, "expected %s%s, found a string", kind_name(n->kind),
                    n->nullable ? " or null" : "");
-    return bad(err, "expected %s%s%s, found %s", kind_name(n->kind), n->alt ? " or a string" : "",
+    return bad(err, "expected %s%s%s, found %s", kind_name(n->kind), alt,
                n->nullable ? " or null" : "", json_name(v));
 }
 
@@ -545,7 +561,7 @@ static int check(const bx_shape *n, const json_t *v, unsigned version, bx_error 
 {
     if (json_is_null(v))
         return n->nullable || n->kind == BX_K_ANY ? 0 : wrong_type(n, v, err);
-    if (n->alt && json_is_string(v) && n->kind != BX_K_STRING)
+    if (alt_applies(n, v))
         return check(n->alt, v, version, err);
     switch (n->kind) {
     case BX_K_OBJECT:
@@ -817,7 +833,10 @@ static int type_object(const tctx *t, const char *ptr, const bx_shape *k, const 
     int rc = 0;
 
     if (!json_is_object(v))
-        return wrong(t, ptr, v, k->alt ? "a mapping or a word" : "a mapping");
+        return wrong(t, ptr, v,
+                     !k->alt                        ? "a mapping"
+                     : k->alt->kind == BX_K_ARRAY ? "a mapping or a list"
+                                                  : "a mapping or a word");
     if (!(map = json_object()))
         return oom_at(t, ptr);
     json_object_foreach((json_t *)v, name, val)
@@ -897,7 +916,7 @@ static int type_value(const tctx *t, const char *ptr, const bx_shape *k, const j
         *out = json_null();
         return 0;
     }
-    if (k->alt && json_is_string(v) && k->kind != BX_K_STRING)
+    if (alt_applies(k, v))
         return type_value(t, ptr, k->alt, v, out);
     switch (k->kind) {
     case BX_K_BOOL:
