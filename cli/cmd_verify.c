@@ -158,7 +158,9 @@ int cmd_verify(int argc, char **argv)
         rc = cli_report(policy_arg, &err);
         goto out;
     }
-    if (seen_path && bx_seen_open(seen_path, vo.at, &r->seen, &err) != 0) {
+    /* an expired certificate still verifies until the clock skew has passed: keep its entry */
+    if (seen_path &&
+        bx_seen_open(seen_path, vo.at - bx_policy_clock_skew(p), &r->seen, &err) != 0) {
         rc = cli_report(seen_path, &err);
         goto out;
     }

@@ -134,9 +134,11 @@ int bx_batch_close(bx_batch *b);
 /* ---- the --seen file: replay protection ------------------------------------------
  * JSON Lines: a header {"boxcertSeen":1}, then one {certificateId, bootId, nonce,
  * expiresAt} per certificate that passed. Opened under an exclusive lock on FILE.lock
- * (held until bx_seen_close); a missing file starts empty; entries expired at `now`
- * are pruned when it is written back (atomically). An empty, truncated or otherwise
- * corrupted file is BX_ECONFIG with file:line. */
+ * (held until bx_seen_close); a missing file starts empty; entries expired before `now`
+ * are pruned when it is written back (atomically). A certificate passes certificate.expired
+ * until expiresAt plus the clock skew, so a verifier passes its evaluation time minus the
+ * policy's clock skew as `now` (else a certificate could be replayed in the skew after it
+ * expires). An empty, truncated or otherwise corrupted file is BX_ECONFIG with file:line. */
 typedef struct bx_seen bx_seen;
 int bx_seen_open(const char *path, int64_t now, bx_seen **out, bx_error *err) BX_WUR;
 /* Parse a seen file's bytes (also the fuzz target). entries receives an array. */
