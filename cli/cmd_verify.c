@@ -160,7 +160,7 @@ int cmd_verify(int argc, char **argv)
     }
     /* an expired certificate still verifies until the clock skew has passed: keep its entry */
     if (seen_path &&
-        bx_seen_open(seen_path, vo.at - bx_policy_clock_skew(p), &r->seen, &err) != 0) {
+        bx_seen_open(seen_path, (int64_t)time(NULL), bx_policy_clock_skew(p), &r->seen, &err) != 0) {
         rc = cli_report(seen_path, &err);
         goto out;
     }

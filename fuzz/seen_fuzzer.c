@@ -9,7 +9,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     json_t *entries = NULL;
     bx_error err;
-    if (bx_seen_parse((const char *)data, size, "seen", &entries, &err) == 0)
+    if (bx_seen_parse((const char *)data, size, "seen", &entries, NULL, &err) == 0)
         json_decref(entries);
     return 0;
 }

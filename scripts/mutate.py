@@ -12,19 +12,22 @@ all pass. A pattern that matches no line or several, a build that fails, a test 
 out, a named test that does not exist or needs an engine: an error, never a kill. The named
 tests run first unmutated: if one fails, nothing is judged.
 
-  mutate.py [--list FILE]... [--only REGEX] [--keep] [--jobs N] [--check]
+  mutate.py [--list FILE]... [--only REGEX] [--keep] [--jobs N] [--workers N] [--check]
 Prints one line per mutation and a summary with the wall time; exits 1 when any mutation
 survived or any error occurred, 0 when every one was killed.
 """
 import argparse
+import concurrent.futures
 import glob
 import json
 import os
+import queue
 import re
 import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -101,6 +104,42 @@ def ctest(build, names, env):
     return rc, out, timed_out, ran
 
 
+def judge(m, src, build, tests, env, jobs, scratch, build0):
+    """Apply m in the tree (src, build), rebuild its tests' targets, run them, put the line
+    back: ("killed" | "survived" | "error", detail)."""
+    path = os.path.join(src, m["file"])
+    try:
+        text = open(path, encoding="utf-8").read().split("\n")
+    except OSError as e:
+        return "error", str(e)
+    hits = [k for k, line in enumerate(text) if line.rstrip() == m["find"].rstrip()]
+    if len(hits) != 1:
+        return "error", f"the line matches {len(hits)} lines of {m['file']}, not one"
+    k = hits[0]
+    original = text[k]
+    text[k] = m["replace"]
+    open(path, "w", encoding="utf-8").write("\n".join(text))
+    try:
+        tg = targets_for(tests, m["tests"], build0)  # the tests were listed in tree 0
+        brc, bout = run(["cmake", "--build", build, "-j", str(jobs), "--target"] + tg, scratch,
+                        900)
+        if brc != 0:
+            return "error", "the mutant does not build: " + \
+                (re.findall(r"error: .*", bout) or ["?"])[0][:160]
+        trc, tout, timed_out, ran = ctest(build, m["tests"], env)
+        if timed_out:
+            return "error", "a named test timed out"
+        if ran != len(m["tests"]):
+            return "error", f"{ran} of {len(m['tests'])} named tests ran"
+        if trc != 0:
+            failed = re.findall(r"\d+ - (\S+) \(Failed\)", tout)
+            return "killed", "by " + ", ".join(failed)
+        return "survived", ""
+    finally:
+        text[k] = original
+        open(path, "w", encoding="utf-8").write("\n".join(text))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--list", action="append",
@@ -108,6 +147,8 @@ def main():
     ap.add_argument("--only", help="only mutations whose file or area matches REGEX")
     ap.add_argument("--keep", action="store_true", help="keep the scratch folder")
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
+    ap.add_argument("--workers", type=int, default=2,
+                    help="trees judged in parallel (each built once; default 2)")
     ap.add_argument("--check", action="store_true",
                     help="only check that every line matches exactly one line of its file")
     a = ap.parse_args()
@@ -187,58 +228,55 @@ def main():
         print(f"# {len(muts)} mutations, {len(named)} named tests pass unmutated "
               f"({time.monotonic() - t0:.0f} s to copy, build and check)")
 
-        killed = survived = errs = 0
+        # more trees, judged in parallel: each mutation is applied in one tree at a time
+        trees = [(src, build)]
+        for w in range(1, a.workers):
+            s2, b2 = os.path.join(scratch, f"src{w}"), os.path.join(scratch, f"build{w}")
+            shutil.copytree(src, s2, symlinks=True)
+            rc, out = run(["cmake", "-S", s2, "-B", b2, "-DCMAKE_BUILD_TYPE=RelWithDebInfo"],
+                          scratch, 600)
+            if rc == 0:
+                rc, out = run(["cmake", "--build", b2, "-j", str(a.jobs)], scratch, 1800)
+            if rc != 0:
+                sys.exit(f"mutate: tree {w} does not build:\n" + out[-3000:])
+            trees.append((s2, b2))
+        if len(trees) > 1:
+            print(f"# {len(trees)} trees ({time.monotonic() - t0:.0f} s)", flush=True)
+
+        free = queue.Queue()
+        for t in trees:
+            free.put(t)
+        lock = threading.Lock()
+        results = {}
+
+        def one(i, m):
+            tree = free.get()
+            try:
+                t1 = time.monotonic()
+                result, detail = judge(m, tree[0], tree[1], tests, env, a.jobs, scratch, build)
+                line = (f"{result.upper():8} {i:3} {time.monotonic() - t1:4.0f}s {m['where']} "
+                        f"{m['file']}: {m['replace'].strip()[:60]}"
+                        + (f"  ({detail})" if detail else ""))
+                with lock:
+                    results[i] = result
+                    print(line, flush=True)
+            finally:
+                free.put(tree)
+
+        with concurrent.futures.ThreadPoolExecutor(max_workers=len(trees)) as ex:
+            for f in [ex.submit(one, i, m) for i, m in enumerate(muts, 1)]:
+                f.result()
+        killed = sum(r == "killed" for r in results.values())
+        survived = sum(r == "survived" for r in results.values())
+        errs = len(muts) - killed - survived
         by_area = {}
         for i, m in enumerate(muts, 1):
-            t1 = time.monotonic()
-            path = os.path.join(src, m["file"])
-            result, detail = "error", ""
-            try:
-                text = open(path, encoding="utf-8").read().split("\n")
-            except OSError as e:
-                text, detail = None, str(e)
-            if text is not None:
-                hits = [k for k, line in enumerate(text) if line.rstrip() == m["find"].rstrip()]
-                if len(hits) != 1:
-                    detail = f"the line matches {len(hits)} lines of {m['file']}, not one"
-                else:
-                    k = hits[0]
-                    original = text[k]
-                    text[k] = m["replace"]
-                    open(path, "w", encoding="utf-8").write("\n".join(text))
-                    try:
-                        tg = targets_for(tests, m["tests"], build)
-                        brc, bout = run(["cmake", "--build", build, "-j", str(a.jobs), "--target"]
-                                        + tg, scratch, 900)
-                        if brc != 0:
-                            detail = "the mutant does not build: " + \
-                                (re.findall(r"error: .*", bout) or ["?"])[0][:160]
-                        else:
-                            trc, tout, timed_out, ran = ctest(build, m["tests"], env)
-                            if timed_out:
-                                detail = "a named test timed out"
-                            elif ran != len(m["tests"]):
-                                detail = f"{ran} of {len(m['tests'])} named tests ran"
-                            elif trc != 0:
-                                result = "killed"
-                                failed = re.findall(r"\d+ - (\S+) \(Failed\)", tout)
-                                detail = "by " + ", ".join(failed)
-                            else:
-                                result = "survived"
-                    finally:
-                        text[k] = original
-                        open(path, "w", encoding="utf-8").write("\n".join(text))
-            killed += result == "killed"
-            survived += result == "survived"
-            errs += result == "error"
             st = by_area.setdefault(m["area"], [0, 0])
             st[0] += 1
-            st[1] += result == "killed"
-            print(f"{result.upper():8} {i:3} {time.monotonic() - t1:4.0f}s {m['where']} "
-                  f"{m['file']}: {m['replace'].strip()[:60]}" + (f"  ({detail})" if detail else ""),
-                  flush=True)
-        # put the tree back as it was for the next run
-        run(["cmake", "--build", build, "-j", str(a.jobs)], scratch, 1800)
+            st[1] += results.get(i) == "killed"
+        if a.keep:  # put the trees back as they were for the next run
+            for s_, b_ in trees:
+                run(["cmake", "--build", b_, "-j", str(a.jobs)], scratch, 1800)
         wall = time.monotonic() - t0
         for area, (n, k) in sorted(by_area.items()):
             print(f"# area {area}: {k} of {n} killed")

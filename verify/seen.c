@@ -9,12 +9,13 @@
 #include <unistd.h>
 
 #define SEEN_MAX (256u * 1024 * 1024)
-#define SEEN_HEADER "{\"boxcertSeen\":1}"
+#define SEEN_HEADER_V1 "{\"boxcertSeen\":1}"
+#define SEEN_SKEW_MAX (366LL * 86400) /* a policy's clock skew is far below a year */
 
 struct bx_seen {
     char *path;
     int lock_fd;
-    int64_t now;
+    int64_t max_skew; /* the largest clock skew the file was used with, seconds */
     json_t *entries; /* array of {certificateId, bootId, nonce, expiresAt} */
     json_t *ids;     /* certificateId -> true */
     json_t *pairs;   /* "bootId/nonce" -> true */
@@ -35,10 +36,37 @@ static int entry_ok(const json_t *e)
            bx_time_parse(json_string_value(json_object_get(e, "expiresAt")), 0, &t, &ig) == 0;
 }
 
-int bx_seen_parse(const char *buf, size_t len, const char *name, json_t **entries, bx_error *err)
+/* The first line: {"boxcertSeen":1} (no skew recorded: 0), or {"boxcertSeen":2,
+ * "maxSkewSeconds":N}, N the largest clock skew the file was used with. */
+static int parse_header(const char *p, size_t n, int64_t *max_skew)
+{
+    json_t *h = NULL, *v, *k;
+    bx_error ig;
+    int ok = 0;
+    if (n == strlen(SEEN_HEADER_V1) && memcmp(p, SEEN_HEADER_V1, n) == 0) {
+        *max_skew = 0;
+        return 0;
+    }
+    if (bx_json_parse_strict(p, n, BX_JSON_OBJECT | BX_JSON_JCS, &h, &ig) != 0)
+        return -1;
+    v = json_object_get(h, "boxcertSeen");
+    k = json_object_get(h, "maxSkewSeconds");
+    if (json_object_size(h) == 2 && json_is_integer(v) && json_integer_value(v) == 2 &&
+        json_is_integer(k) && json_integer_value(k) >= 0 &&
+        json_integer_value(k) <= SEEN_SKEW_MAX) {
+        *max_skew = json_integer_value(k);
+        ok = 1;
+    }
+    json_decref(h);
+    return ok ? 0 : -1;
+}
+
+int bx_seen_parse(const char *buf, size_t len, const char *name, json_t **entries,
+                  int64_t *max_skew, bx_error *err)
 {
     json_t *arr = json_array();
     size_t line = 0, pos = 0;
+    int64_t skew = 0;
     int rc = 0;
     if (!arr)
         return bx_error_set(err, BX_ENOMEM, name, "out of memory");
@@ -54,26 +82,31 @@ int bx_seen_parse(const char *buf, size_t len, const char *name, json_t **entrie
             goto out;
         }
         if (line == 1) {
-            if (end - pos != strlen(SEEN_HEADER) || memcmp(buf + pos, SEEN_HEADER, end - pos) != 0) {
+            if (parse_header(buf + pos, end - pos, &skew) != 0) {
                 rc = bx_error_set(err, BX_ECONFIG, where, "not a boxcert seen file (no header)");
                 goto out;
             }
-        } else if (bx_json_parse_strict(buf + pos, end - pos, BX_JSON_OBJECT, &e, err) != 0 || !entry_ok(e)) {
+        } else if (bx_json_parse_strict(buf + pos, end - pos, BX_JSON_OBJECT, &e, err) != 0 ||
+                   !entry_ok(e)) {
             json_decref(e);
             rc = bx_error_set(err, BX_ECONFIG, where, "corrupted seen file: not an entry");
             goto out;
-        } else {
-            json_array_append_new(arr, e);
+        } else if (json_array_append_new(arr, e) != 0) {
+            rc = bx_error_set(err, BX_ENOMEM, where, "out of memory");
+            goto out;
         }
         pos = end + 1;
     }
     if (line == 0)
         rc = bx_error_set(err, BX_ECONFIG, name, "seen file is empty (not even its header)");
 out:
-    if (rc)
+    if (rc) {
         json_decref(arr);
-    else
+    } else {
         *entries = arr;
+        if (max_skew)
+            *max_skew = skew;
+    }
     return rc;
 }
 
@@ -99,7 +132,7 @@ static void seen_free(bx_seen *s)
     free(s);
 }
 
-int bx_seen_open(const char *path, int64_t now, bx_seen **out, bx_error *err)
+int bx_seen_open(const char *path, int64_t wall, int64_t skew, bx_seen **out, bx_error *err)
 {
     bx_seen *s = calloc(1, sizeof *s);
     char *lock = NULL, *buf = NULL;
@@ -111,7 +144,11 @@ int bx_seen_open(const char *path, int64_t now, bx_seen **out, bx_error *err)
         return bx_error_set(err, BX_ENOMEM, path, "out of memory");
     }
     s->lock_fd = -1;
-    s->now = now;
+    if (skew < 0 || skew > SEEN_SKEW_MAX) {
+        free(lock);
+        free(s);
+        return bx_error_set(err, BX_ECONFIG, path, "clock skew out of range for a seen file");
+    }
     s->path = strdup(path);
     s->ids = json_object();
     s->pairs = json_object();
@@ -128,19 +165,26 @@ int bx_seen_open(const char *path, int64_t now, bx_seen **out, bx_error *err)
         s->entries = json_array();
         s->dirty = 1; /* create it, with its header */
     } else if ((rc = bx_read_file(path, SEEN_MAX, 0, &buf, &len, err)) != 0) {
-        err->code = BX_ECONFIG;
+        if (rc != BX_ENOMEM)
+            rc = err->code = BX_ECONFIG;
         goto out;
-    } else if ((rc = bx_seen_parse(buf, len, path, &s->entries, err)) != 0) {
+    } else if ((rc = bx_seen_parse(buf, len, path, &s->entries, &s->max_skew, err)) != 0) {
         goto out;
     }
+    if (skew > s->max_skew) {
+        s->max_skew = skew; /* recorded: every later run keeps entries as long */
+        s->dirty = 1;
+    }
+    /* An entry goes once its certificate can verify for no verifier that used the file: past
+     * expiresAt plus the largest skew, by the wall clock (never by an --at) */
     size_t i = 0;
     while (i < json_array_size(s->entries)) {
         json_t *e = json_array_get(s->entries, i);
         int64_t exp = 0;
         bx_error ig;
         if (bx_time_parse(json_string_value(json_object_get(e, "expiresAt")), 0, &exp, &ig) == 0 &&
-            exp < now) {
-            json_array_remove(s->entries, i); /* expired: can no longer verify anyway */
+            exp + s->max_skew < wall) {
+            json_array_remove(s->entries, i);
             s->dirty = 1;
             continue;
         }
@@ -211,7 +255,7 @@ int bx_seen_close(bx_seen *s, bx_error *err)
             rc = bx_error_set(err, BX_ENOMEM, s->path, "out of memory");
             goto out;
         }
-        fputs(SEEN_HEADER "\n", m);
+        fprintf(m, "{\"boxcertSeen\":2,\"maxSkewSeconds\":%lld}\n", (long long)s->max_skew);
         size_t i;
         json_t *e;
         json_array_foreach(s->entries, i, e) {

@@ -132,18 +132,22 @@ int bx_batch_add_error(bx_batch *b, const char *file, size_t line, const bx_erro
 int bx_batch_close(bx_batch *b);
 
 /* ---- the --seen file: replay protection ------------------------------------------
- * JSON Lines: a header {"boxcertSeen":1}, then one {certificateId, bootId, nonce,
- * expiresAt} per certificate that passed. Opened under an exclusive lock on FILE.lock
- * (held until bx_seen_close); a missing file starts empty; entries expired before `now`
- * are pruned when it is written back (atomically). A certificate passes certificate.expired
- * until expiresAt plus the clock skew, so a verifier passes its evaluation time minus the
- * policy's clock skew as `now` (else a certificate could be replayed in the skew after it
- * expires). An empty, truncated or otherwise corrupted file is BX_ECONFIG with file:line. */
+ * JSON Lines: a header {"boxcertSeen":2,"maxSkewSeconds":N} (or version 1's
+ * {"boxcertSeen":1}, read as N = 0), then one {certificateId, bootId, nonce, expiresAt} per
+ * certificate that passed. N is the largest clock skew the file was used with: a
+ * certificate passes certificate.expired until expiresAt plus the verifier's skew, so an
+ * entry is kept until expiresAt + N and pruned after that by the wall clock (`wall`, the
+ * time now, never a verifier-chosen --at time), when the file is written back
+ * (atomically). Opened under an exclusive lock on FILE.lock (held until bx_seen_close); a
+ * missing file starts empty. An empty, truncated or otherwise corrupted file, or a skew
+ * outside 0 to a year, is BX_ECONFIG with file:line. */
 typedef struct bx_seen bx_seen;
-int bx_seen_open(const char *path, int64_t now, bx_seen **out, bx_error *err) BX_WUR;
-/* Parse a seen file's bytes (also the fuzz target). entries receives an array. */
+int bx_seen_open(const char *path, int64_t wall, int64_t skew, bx_seen **out,
+                 bx_error *err) BX_WUR;
+/* Parse a seen file's bytes (also the fuzz target). entries receives an array, *max_skew
+ * (when not NULL) the header's maxSkewSeconds. */
 int bx_seen_parse(const char *buf, size_t len, const char *name, json_t **entries,
-                  bx_error *err) BX_WUR;
+                  int64_t *max_skew, bx_error *err) BX_WUR;
 /* Add a certificate.replay finding to res (fail when its certificateId, or its
  * bootId+nonce pair, was seen before) and, when res then passes, record it. */
 int bx_seen_check(bx_seen *s, bx_verify_result *res, bx_error *err) BX_WUR;

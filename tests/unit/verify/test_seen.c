@@ -67,13 +67,18 @@ static const char *replay(bx_seen *s, char d, const char *boot, const char *nonc
                strcmp(want, "pass") == 0 ? "passes" : "fails");                                    \
     } while (0)
 
-static bx_seen *open_at(int64_t now)
+static bx_seen *open_skew(int64_t now, int64_t skew)
 {
     bx_seen *s = NULL;
     bx_error e;
-    int rc = bx_seen_open(path, now, &s, &e);
+    int rc = bx_seen_open(path, now, skew, &s, &e);
     ok_err(rc, &e, "open the seen file");
     return rc ? NULL : s;
+}
+
+static bx_seen *open_at(int64_t now)
+{
+    return open_skew(now, 0);
 }
 
 static void close_ok(bx_seen *s)
@@ -168,6 +173,55 @@ static void test_prune(void)
     is_int(lines(), 1, "opened one second after its expiry: pruned, only the header is left");
 }
 
+/* The file keeps the largest clock skew it was used with, and an entry until its
+ * certificate's expiresAt plus that skew: a run with a smaller skew (or none) does not
+ * prune what a verifier with the larger one would still accept. */
+static void test_skew(void)
+{
+    bx_seen *s;
+    size_t len = 0;
+    char *buf;
+    fresh();
+    if (!(s = open_skew(exp_t - 86400, 300)))
+        return;
+    replay_is(s, 'a', BOOT, NONCE, "pass", "recorded by a verifier with a 5m skew");
+    close_ok(s);
+    buf = tap_slurp(path, &len);
+    static const char hdr[] = "{\"boxcertSeen\":2,\"maxSkewSeconds\":300}\n";
+    ok(buf && strncmp(buf, hdr, sizeof hdr - 1) == 0,
+       "the header records the skew");
+    free(buf);
+    if (!(s = open_skew(exp_t + 300, 0)))
+        return;
+    replay_is(s, 'a', BOOT, NONCE, "fail",
+              "opened without a skew at expiry + 5m: kept for the 5m verifier, a replay");
+    close_ok(s);
+    buf = tap_slurp(path, &len);
+    ok(buf && strstr(buf, "\"maxSkewSeconds\":300}"), "a smaller skew does not lower it");
+    free(buf);
+    if (!(s = open_skew(exp_t + 200, 600)))
+        return;
+    close_ok(s);
+    if (!(s = open_skew(exp_t + 600, 0)))
+        return;
+    close_ok(s);
+    is_int(lines(), 2, "raised to 10m: kept at expiry + 10m");
+    if (!(s = open_skew(exp_t + 601, 0)))
+        return;
+    close_ok(s);
+    is_int(lines(), 1, "pruned one second past expiry + 10m");
+    /* the skew a file takes is bounded */
+    bx_seen *x = NULL;
+    bx_error e = {0};
+    is_int(bx_seen_open(path, exp_t, -1, &x, &e), BX_ECONFIG, "a negative skew is refused");
+    if (x) /* opened after all: release its lock, or the next open waits for it */
+        bx_seen_close(x, &e), x = NULL;
+    is_int(bx_seen_open(path, exp_t, 400LL * 86400, &x, &e), BX_ECONFIG,
+           "a skew of more than a year is refused");
+    if (x)
+        bx_seen_close(x, &e);
+}
+
 static void test_file(void)
 {
     bx_seen *s = NULL;
@@ -196,7 +250,7 @@ static void test_file(void)
     unlink(target);
     ok(symlink(target, lock) == 0, "the lock file a symlink");
     s = NULL;
-    is_int(bx_seen_open(path, exp_t, &s, &e), BX_ECONFIG, "a symlinked lock file is refused");
+    is_int(bx_seen_open(path, exp_t, 0, &s, &e), BX_ECONFIG, "a symlinked lock file is refused");
     ok(access(target, F_OK) != 0, "... and its target is not created");
     if (s)
         bx_seen_close(s, &e);
@@ -215,7 +269,7 @@ static void file_is(const char *text, int want, const char *name)
         fputs(text, f);
         fclose(f);
     }
-    rc = bx_seen_open(path, exp_t - 86400, &s, &e);
+    rc = bx_seen_open(path, exp_t - 86400, 0, &s, &e);
     is_int(rc, want, "%s", name);
     if (rc && want)
         ok(strstr(e.where, path) == e.where, "... the error names the file (%s)", e.where);
@@ -231,14 +285,29 @@ static void test_bad_files(void)
 {
     json_t *entries = NULL;
     bx_error e;
-    is_int(bx_seen_parse("", 0, "empty", &entries, &e), BX_ECONFIG,
+    is_int(bx_seen_parse("", 0, "empty", &entries, NULL, &e), BX_ECONFIG,
            "no bytes at all are not a seen file (not even its header)");
     json_decref(entries);
     file_is(H, 0, "a header alone");
     file_is(H "{" ID "," REST "}\n", 0, "a header and an entry");
     file_is("", BX_ECONFIG, "an empty file");
     file_is("{" ID "," REST "}\n", BX_ECONFIG, "an entry without the header");
-    file_is("{\"boxcertSeen\":2}\n", BX_ECONFIG, "another header");
+    file_is("{\"boxcertSeen\":2}\n", BX_ECONFIG, "version 2 without its skew");
+    file_is("{\"boxcertSeen\":2,\"maxSkewSeconds\":300}\n", 0, "version 2 with its skew");
+    file_is("{\"boxcertSeen\":2,\"maxSkewSeconds\":0}\n" "{" ID "," REST "}\n", 0,
+            "version 2, no skew, an entry");
+    file_is("{\"maxSkewSeconds\":300,\"boxcertSeen\":2}\n", BX_ECONFIG,
+            "version 2's members out of order");
+    file_is("{\"boxcertSeen\":2,\"maxSkewSeconds\":-1}\n", BX_ECONFIG, "a negative skew");
+    file_is("{\"boxcertSeen\":2,\"maxSkewSeconds\":31708801}\n", BX_ECONFIG,
+            "a skew of more than a year");
+    file_is("{\"boxcertSeen\":2,\"maxSkewSeconds\":\"300\"}\n", BX_ECONFIG,
+            "a skew that is a string");
+    file_is("{\"boxcertSeen\":2,\"maxSkewSeconds\":300,\"x\":1}\n", BX_ECONFIG,
+            "a third member");
+    file_is("{\"boxcertSeen\":3,\"maxSkewSeconds\":300}\n", BX_ECONFIG, "version 3");
+    file_is("{\"boxcertSeen\":1,\"maxSkewSeconds\":300}\n", BX_ECONFIG,
+            "version 1 with a skew");
     file_is(H "{" ID "," REST "}", BX_ECONFIG, "the last line truncated");
     file_is(H "{" ID "," REST ",\"extra\":\"x\"}\n", BX_ECONFIG, "an entry with a fifth member");
     file_is(H "{" REST "}\n", BX_ECONFIG, "an entry without its certificateId");
@@ -268,6 +337,7 @@ int main(void)
 
     test_replay();
     test_prune();
+    test_skew();
     test_file();
     test_bad_files();
 
