@@ -103,10 +103,6 @@ struct bx_audit {
     size_t nrows;
 };
 
-/* 1 if s is a container name as the engine allows it: [A-Za-z0-9][A-Za-z0-9_.-]*, at most
- * 255 bytes (no leading "/"). */
-int bxu_container_name_ok(const char *s);
-
 /* Grow *v (of *n elements of size sz) by one zeroed element; returns it or NULL. */
 void *bxu_grow(void *v, size_t *n, size_t sz);
 
