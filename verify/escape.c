@@ -67,34 +67,39 @@ static size_t escape_one(const unsigned char *p, size_t k, int flags, char *out)
     return 0;
 }
 
+size_t bx_escape_char(const char *s, size_t n, int flags, char out[12], size_t *step)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    size_t k = bx_utf8_seq(p, n);
+    *step = k ? k : 1;
+    return escape_one(p, k, flags, out);
+}
+
 int bx_escape_needed(const char *s, int flags)
 {
-    const unsigned char *p = (const unsigned char *)(s ? s : "");
-    size_t n = strlen((const char *)p);
+    size_t n = strlen(s ? s : ""), step;
     char tmp[12];
-    for (size_t i = 0; i < n;) {
-        size_t k = bx_utf8_seq(p + i, n - i);
-        if (escape_one(p + i, k, flags, tmp))
+    for (size_t i = 0; i < n; i += step)
+        if (bx_escape_char(s + i, n - i, flags, tmp, &step))
             return 1;
-        i += k ? k : 1;
-    }
     return 0;
 }
 
 char *bx_escape(const char *s, int flags)
 {
-    const unsigned char *p = (const unsigned char *)(s ? s : "");
-    size_t n = strlen((const char *)p), o = 0;
-    char *out = bx_malloc(n * 9 + 1); /* \u{XXXXX} for a 4-byte sequence at most */
-    if (!out)
+    size_t n, o = 0, step;
+    char *out;
+    if (!s)
+        s = "";
+    n = strlen(s);
+    if (!(out = bx_malloc(n * 9 + 1))) /* \u{XXXXX} for a 4-byte sequence at most */
         return NULL;
-    for (size_t i = 0; i < n;) {
-        size_t k = bx_utf8_seq(p + i, n - i), e = escape_one(p + i, k, flags, out + o);
+    for (size_t i = 0; i < n; i += step) {
+        size_t e = bx_escape_char(s + i, n - i, flags, out + o, &step);
         if (e)
             o += e;
         else
-            memcpy(out + o, p + i, k), o += k;
-        i += k ? k : 1;
+            memcpy(out + o, s + i, step), o += step;
     }
     out[o] = '\0';
     return out;

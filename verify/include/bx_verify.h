@@ -161,6 +161,10 @@ enum { BX_ESC_BYTES = 0, BX_ESC_HUMAN = 1, BX_ESC_QUOTE = 2 };
 /* 1 for a code point a human format never shows as itself (controls, noncharacters,
  * bidirectional controls, invisible format characters). */
 int bx_codepoint_hidden(uint32_t cp);
+/* The character at s (n > 0 bytes left; a byte that is not part of well-formed UTF-8 counts as
+ * one): *step is how many bytes it spans; returns the length of its escape, written into out
+ * (NUL-terminated), or 0 when it is written as itself. For writers that do not allocate. */
+size_t bx_escape_char(const char *s, size_t n, int flags, char out[12], size_t *step);
 /* 1 when bx_escape(s, flags) differs from s. */
 int bx_escape_needed(const char *s, int flags);
 /* The escaped form of s (NULL: ""). Caller frees; NULL only when out of memory. */
