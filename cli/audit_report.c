@@ -317,7 +317,7 @@ static json_t *sarif_location(const json_t *row)
 
     snprintf(fq, sizeof fq, "%s/%s", str(row, "engine") ? str(row, "engine") : "-",
              str(row, "containerId") ? str(row, "containerId") : "-");
-    loc = json_pack("{s:[{s:s, s:s?, s:s}]}", "logicalLocations", "fullyQualifiedName", fq, "name",
+    loc = json_pack("{s:[{s:s, s:s*, s:s}]}", "logicalLocations", "fullyQualifiedName", fq, "name",
                     str(row, "name"), "kind", "resource");
     char *file = file_of(row, "certificate"), *uri = file ? bx_uri_path(file) : NULL;
     if (loc && uri)

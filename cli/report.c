@@ -18,6 +18,7 @@ struct report {
     int oom; /* something could not be written whole: report_close fails */
     size_t n, failed, cases, case_failures, nskipped;
     json_t *rules;   /* sarif: rule ids seen */
+    json_t *inputs;  /* sarif: every result, as run.properties.inputs */
     json_t *skipped; /* json: [{file, reason}]; sarif: notifications */
     json_t *rows;    /* the expected sessions' rows (report_rows), or NULL */
     size_t rows_failed;
@@ -270,6 +271,15 @@ static void sarif_result(report *r, const char *file, size_t line, const bx_veri
 {
     size_t i;
     json_t *x;
+    char *uri = bx_uri_path(file);
+    /* SARIF's results are the failed findings; every result, passing ones too, is an input */
+    json_t *in = uri ? json_pack("{s:s, s:I, s:s, s:s?}", "uri", uri, "line", (json_int_t)line,
+                                 "verdict", res->pass ? "pass" : "fail", "certificateId",
+                                 res->certificate_id[0] ? res->certificate_id : NULL)
+                     : NULL;
+    free(uri);
+    if (!in || json_array_append_new(r->inputs, in) != 0)
+        r->oom = 1;
     json_array_foreach(res->findings, i, x) {
         if (!failed_status(x))
             continue;
@@ -341,7 +351,8 @@ int report_open(report **out, report_format fmt, FILE *f, const char *tool, cons
     snprintf(r->policy_sha, sizeof r->policy_sha, "%s", policy_sha ? policy_sha : "");
     if (!r->policy || !(r->skipped = json_array()) ||
         (fmt == FMT_JUNIT && !(r->spool = tmpfile())) ||
-        (fmt == FMT_SARIF && !(r->rules = json_object()))) {
+        (fmt == FMT_SARIF && (!(r->rules = json_object()) || !(r->inputs = json_array())))) {
+        json_decref(r->rules);
         json_decref(r->policy);
         json_decref(r->skipped);
         if (r->spool)
@@ -495,13 +506,16 @@ static void sarif_row(report *r, const json_t *row)
             return;
         }
         json_object_set_new(r->rules, rule, json_true());
-        json_t *loc = json_pack("{s:[{s:s, s:s?, s:s}]}", "logicalLocations", "fullyQualifiedName",
+        json_t *loc = json_pack("{s:[{s:s, s:s*, s:s}]}", "logicalLocations", "fullyQualifiedName",
                                 id ? id : row_label(row, buf), "name", str(row, "name"), "kind",
                                 "resource");
-        if (loc && str(row, "certificate"))
+        char *file = str(row, "certificate") ? bx_unescape(str(row, "certificate"), NULL) : NULL;
+        char *uri = file ? bx_uri_path(file) : NULL;
+        if (loc && uri)
             json_object_set_new(loc, "physicalLocation",
-                                json_pack("{s:{s:s}}", "artifactLocation", "uri",
-                                          str(row, "certificate")));
+                                json_pack("{s:{s:s}}", "artifactLocation", "uri", uri));
+        free(uri);
+        free(file);
         json_t *o = json_pack("{s:s, s:s, s:{s:s}, s:[o], s:{s:O, s:O, s:O, s:O}}", "ruleId", rule,
                               "level", "error", "message", "text", msg, "locations", loc,
                               "properties", "verdict", json_object_get(row, "verdict"),
@@ -664,6 +678,7 @@ int report_close(report *r)
         fprintf(r->f, ",\"properties\":{\"policy\":%s,\"policySha256\":\"%s\","
                       "\"total\":%zu,\"passed\":%zu,\"failed\":%zu,\"skipped\":%zu",
                 pq ? pq : "\"\"", r->policy_sha, r->n, passed, r->failed, r->nskipped);
+        put_json_doc(r, r->f, r->inputs, ",\"inputs\":");
         if (r->rows)
             rows_summary(r, 1);
         fputs("}}]}\n", r->f);
@@ -680,6 +695,7 @@ int report_close(report *r)
     if (r->spool)
         fclose(r->spool);
     json_decref(r->rules);
+    json_decref(r->inputs);
     json_decref(r->skipped);
     json_decref(r->rows);
     json_decref(r->policy);
