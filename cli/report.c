@@ -303,9 +303,9 @@ static void github_result(report *r, const char *file, size_t line, const bx_ver
 {
     size_t i;
     json_t *x;
-    if (res->pass) {
+    if (res->pass) { /* a plain line, never a command: the human escaping only */
         fputs("PASS ", r->f);
-        gh_put(r->f, file, 0, 1);
+        cli_put_safe(r->f, file);
         if (line)
             fprintf(r->f, ":%zu", line);
         fputc('\n', r->f);
@@ -535,7 +535,7 @@ static void github_row(report *r, const json_t *row)
     char buf[16];
     if (!row_fails(row)) {
         fputs("COMPLIANT ", r->f);
-        gh_put(r->f, row_label(row, buf), 0, 1);
+        cli_put_safe(r->f, row_label(row, buf));
         fputc('\n', r->f);
         return;
     }
