@@ -180,7 +180,8 @@ FILE_NAMES = [b"bad\x80.intoto.json", b"\xff\xfe.intoto.json", b"half\xe2\x80.in
               b"cr\rx.intoto.json", b"%0A%25.intoto.json", b"::error ::x.intoto.json",
               b"a,b:c.intoto.json", b"<x>&amp;'.intoto.json", "bidi\u202egnp.intoto.json".encode(),
               "iso\u2066late.intoto.json".encode(), "non\ufffe\uffff.intoto.json".encode(),
-              "zw\u200bsp\ufeff.intoto.json".encode(), b"tab\tx.intoto.json", b"esc\x1b[31m.intoto.json"]
+              "zw\u200bsp\ufeff.intoto.json".encode(), b"tab\tx.intoto.json", b"esc\x1b[31m.intoto.json",
+              b"c1\xc2\x9b.intoto.json", b"del\x7f.intoto.json"]
 
 
 def carried(fmt, out, path):
@@ -218,7 +219,8 @@ for k, fname in enumerate(FILE_NAMES):
 
 # ---- [5/14] hostile session names: one field in text, nothing raw in human formats -----------
 SESSION_NAMES = ["x image=sha256:" + "0" * 64, "a session=b", '"quoted"', "bidi\u202eexe.txt",
-                 "iso\u2067x\u2069", "nonchar\ufffe\uffff", "nl\nFAIL forged", "back\\slash"]
+                 "iso\u2067x\u2069", "nonchar\ufffe\uffff", "nl\nFAIL forged", "back\\slash",
+                 "c1\u009bcsi", "lrm\u200eand\u2028ls"]
 for k, sname in enumerate(SESSION_NAMES):
     path = os.path.join(WORK, f"sess-{k:02d}.intoto.json")
     mkcert(path, sname, f"{0xa0 + k:02x}" * 32)
