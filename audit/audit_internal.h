@@ -103,10 +103,6 @@ struct bx_audit {
     size_t nrows;
 };
 
-/* 1 if s is a container name as the engine allows it: [A-Za-z0-9][A-Za-z0-9_.-]*, at most
- * 255 bytes (no leading "/"). */
-int bxu_container_name_ok(const char *s);
-
 /* Grow *v (of *n elements of size sz) by one zeroed element; returns it or NULL. */
 void *bxu_grow(void *v, size_t *n, size_t sz);
 
@@ -144,9 +140,12 @@ int bxu_match(bx_audit *a, bx_error *err);
 /* "leftover", "late", ... and verdict names. */
 const char *bxu_verdict_name(int v);
 
-/* A JSON string of s; bytes that are not valid UTF-8 are written as \xNN. Never NULL
- * unless out of memory. */
+/* A JSON string of s; one that is not valid UTF-8 is written with the byte escaping
+ * (bx_escape, BX_ESC_BYTES). Never NULL unless out of memory. */
 json_t *bxu_string(const char *s);
+/* A file name as the JSON reports carry it: always the byte escaping (a backslash doubled, a
+ * byte that is not UTF-8 as \xNN), so bx_unescape gives the name back (docs/ci.md). */
+json_t *bxu_file(const char *s);
 
 /* 1 when labels carries every --label of the audit (exact key and value). */
 int bxu_carries_labels(const bx_audit *a, const json_t *labels);

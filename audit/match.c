@@ -56,9 +56,15 @@ static int usable(const bxu_cert *c)
     return c->res.statement && c->ok_times && c->container_id && c->row < 0;
 }
 
-static int same_engine(const bxu_cert *c, const char *engine)
+/* What certificate c records of its start (bx_start_matches compares starts). */
+static bx_start start_of(const bxu_cert *c)
 {
-    return !c->engine_id || !engine[0] || strcmp(c->engine_id, engine) == 0;
+    bx_start s = {.container_id = c->container_id,
+                  .name = c->name,
+                  .engine_id = c->engine_id,
+                  .has_started = c->ok_times,
+                  .started_at = c->started_at};
+    return s;
 }
 
 /* Rows for the starts of a session no engine has any more, from the certificates that
@@ -94,11 +100,12 @@ static long rows_from_certs(bx_audit *a, const json_t *cand, want_fn want, const
         if (attach(a, row, i, err) != 0)
             return -1;
         made++;
+        bx_start first = start_of(c);
         for (size_t q = k + 1; q < n; q++) {
             size_t j = cand ? (size_t)json_integer_value(json_array_get(cand, q)) : q;
             bxu_cert *d = &a->certs[j];
-            if (usable(d) && want(a, d, ud) && strcmp(d->container_id, c->container_id) == 0 &&
-                d->started_at == c->started_at && same_engine(d, r->engine) &&
+            bx_start got = start_of(d);
+            if (usable(d) && want(a, d, ud) && bx_start_matches(&first, &got) &&
                 attach(a, row, j, err) != 0)
                 return -1;
         }
@@ -140,14 +147,9 @@ static int want_id(const bx_audit *a, const bxu_cert *c, const void *ud)
 
 static int want_entry(const bx_audit *a, const bxu_cert *c, const void *ud)
 {
-    const bx_expect_entry *e = ud;
-
-    if (e->has_started && c->started_at != e->started_at)
-        return 0;
-    if (e->id[0])
-        return strcmp(c->container_id, e->id) == 0;
-    /* by name only: the certificate must also carry the run's labels */
-    return c->name && strcmp(c->name, e->name) == 0 && bxu_carries_labels(a, c->labels);
+    bx_start got = start_of(c);
+    /* by name only, the certificate must also carry the run's labels */
+    return bx_expect_names(ud, &got, c->labels, a->o.labels, a->o.nlabels);
 }
 
 static int entry_seen(const bx_audit *a, const bx_expect_entry *e)
@@ -257,12 +259,17 @@ int bxu_match(bx_audit *a, bx_error *err)
         if (s->where != BXU_PRESENT || !s->has_started)
             continue;
         const json_t *cand = json_object_get(idx, s->id), *v;
+        bx_start want = {.container_id = s->id,
+                         .engine_id = r->engine,
+                         .has_started = 1,
+                         .started_at = s->started_at};
         size_t k;
         json_array_foreach(cand, k, v)
         {
             size_t j = (size_t)json_integer_value(v);
             const bxu_cert *c = &a->certs[j];
-            if (usable(c) && c->started_at == s->started_at && same_engine(c, r->engine) &&
+            bx_start got = start_of(c);
+            if (usable(c) && bx_start_matches(&want, &got) &&
                 attach(a, a->nrows - 1, j, err) != 0)
                 goto out;
         }

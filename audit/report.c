@@ -128,7 +128,7 @@ static json_t *row_json(const bx_audit *a, const bxu_row *r)
                      "state", str_or_null(r->state), "expected", r->expected, "verdict",
                      bxu_verdict_name(r->verdict), "flags", flags_json(r->flags), "certificateId",
                      c ? json_string(c->res.certificate_id) : json_null(), "certificate",
-                     c ? bxu_string(c->file) : json_null(), "duplicates", dups, "findings",
+                     c ? bxu_file(c->file) : json_null(), "duplicates", dups, "findings",
                      row_findings(a, r));
 }
 
@@ -157,7 +157,7 @@ static json_t *cert_json(const bxu_cert *c)
             json_pack("{s:o, s:o, s:o}", "containerId", str_or_null(c->container_id), "name",
                       str_or_null(c->name), "startedAt",
                       c->ok_times ? json_string(bx_time_format(c->started_at, t)) : json_null());
-    return json_pack("{s:o, s:o, s:s, s:o, s:o}", "file", bxu_string(c->file), "certificateId",
+    return json_pack("{s:o, s:o, s:s, s:o, s:o}", "file", bxu_file(c->file), "certificateId",
                      c->res.certificate_id[0] ? json_string(c->res.certificate_id) : json_null(),
                      "status", c->res.statement ? "unmatched" : "rejected", "session", session,
                      "findings", failed_only(c->findings));

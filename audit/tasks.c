@@ -36,7 +36,7 @@ static int known_now(bx_audit *a, const char *id)
 {
     char path[320];
 
-    if (!bxu_container_name_ok(id))
+    if (!bx_container_name_ok(id))
         return 0;
     snprintf(path, sizeof path, "/containers/%s/json", id);
     for (size_t i = 0; i < a->nengines; i++) {

@@ -21,18 +21,24 @@ void *bxu_grow(void *v, size_t *n, size_t sz)
 json_t *bxu_string(const char *s)
 {
     json_t *j = json_string(s ? s : "");
-    char *buf, *o;
+    char *e;
 
     if (j || !s)
         return j;
-    /* not valid UTF-8: keep ASCII, show every other byte as \xNN */
-    if (!(buf = malloc(strlen(s) * 4 + 1)))
+    /* not valid UTF-8 (an endpoint or a folder as given): the byte escaping */
+    if (!(e = bx_escape(s, BX_ESC_BYTES)))
         return NULL;
-    o = buf;
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++)
-        o += *p < 0x80 ? sprintf(o, "%c", *p) : sprintf(o, "\\x%02x", *p);
-    j = json_string(buf);
-    free(buf);
+    j = json_string(e);
+    free(e);
+    return j;
+}
+
+json_t *bxu_file(const char *s)
+{
+    char *e = bx_escape(s, BX_ESC_BYTES);
+    json_t *j = e ? json_string(e) : NULL;
+
+    free(e);
     return j;
 }
 

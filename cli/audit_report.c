@@ -42,6 +42,15 @@ static const char *str(const json_t *o, const char *k)
     return json_string_value(json_object_get(o, k));
 }
 
+/* A file name of the document (the byte escaping, bxu_file) as its bytes again, for the
+ * format's own escaping: caller frees; NULL when out of memory. */
+static char *file_of(const json_t *o, const char *k)
+{
+    const char *e = str(o, k);
+    char *raw = e ? bx_unescape(e, NULL) : NULL;
+    return raw ? raw : e ? strdup(e) : NULL;
+}
+
 static long long num(const json_t *o, const char *k)
 {
     return (long long)json_integer_value(json_object_get(o, k));
@@ -69,8 +78,7 @@ static int violation(const json_t *row)
 
 static char *compact(const json_t *v)
 {
-    char *s = json_dumps(v ? v : json_null(), JSON_ENCODE_ANY | JSON_COMPACT);
-    return s ? s : strdup("null");
+    return report_json_ascii(v);
 }
 
 /* "name", else the short Id, else "?" (borrowed or from buf). */
@@ -110,10 +118,7 @@ static void text_findings(FILE *f, const json_t *findings, const char *indent)
         cli_put_safe(f, str(x, "rule"));
         fputs(": ", f);
         cli_put_safe(f, str(x, "message"));
-        fputs(" (expected ", f);
-        cli_put_safe(f, exp);
-        fputs(", observed ", f);
-        cli_put_safe(f, obs);
+        fprintf(f, " (expected %s, observed %s", exp, obs);
         fputs(")\n", f);
         free(exp);
         free(obs);
@@ -166,14 +171,14 @@ static void text_render(FILE *f, const json_t *doc, int colour)
             up[k] = (char)(v[k] - 32 * (v[k] >= 'a' && v[k] <= 'z'));
         up[k] = '\0';
         fprintf(f, "%s%-12s%s ", colour ? colour_of(v) : "", up, colour ? "\033[0m" : "");
-        cli_put_safe(f, label(x, buf));
+        cli_put_field(f, label(x, buf));
         if (str(x, "containerId") && str(x, "name"))
             fprintf(f, " %.12s", str(x, "containerId"));
         if (str(x, "certificateId"))
             fprintf(f, " cert %.12s", str(x, "certificateId"));
         if (str(x, "state")) {
             fputs(" ", f);
-            cli_put_safe(f, str(x, "state"));
+            cli_put_field(f, str(x, "state"));
         }
         json_t *fl;
         size_t j;
@@ -186,12 +191,14 @@ static void text_render(FILE *f, const json_t *doc, int colour)
     {
         const json_t *s = json_object_get(x, "session");
         fprintf(f, "%-12s ", strcmp(str(x, "status"), "rejected") == 0 ? "REJECTED" : "UNMATCHED");
-        cli_put_safe(f, str(x, "file"));
+        char *file = file_of(x, "file");
+        cli_put_field(f, file ? file : "?");
+        free(file);
         if (str(x, "certificateId"))
             fprintf(f, " %.12s", str(x, "certificateId"));
         if (json_is_object(s)) {
             fputs(" session=", f);
-            cli_put_safe(f, str(s, "name") ? str(s, "name") : "?");
+            cli_put_field(f, str(s, "name") ? str(s, "name") : "?");
         }
         fputc('\n', f);
         text_findings(f, json_object_get(x, "findings"), "    ");
@@ -199,7 +206,7 @@ static void text_render(FILE *f, const json_t *doc, int colour)
     json_array_foreach(json_object_get(doc, "orphans"), i, x)
     {
         fputs("ORPHAN       ", f);
-        cli_put_safe(f, str(x, "id"));
+        cli_put_field(f, str(x, "id"));
         if (json_is_integer(json_object_get(x, "pid")))
             fprintf(f, " pid %lld", num(x, "pid"));
         fputs(" in ", f);
@@ -281,9 +288,9 @@ static void junit_render(FILE *f, const json_t *doc)
             fputs("\" message=\"", f);
             report_xml_put(f, str(fi, "message"));
             fputs("\">expected ", f);
-            report_xml_put(f, exp);
+            report_xml_put_json(f, exp);
             fputs(", observed ", f);
-            report_xml_put(f, obs);
+            report_xml_put_json(f, obs);
             fputs("</failure>\n    </testcase>\n", f);
             free(exp);
             free(obs);
@@ -310,20 +317,23 @@ static json_t *sarif_location(const json_t *row)
 
     snprintf(fq, sizeof fq, "%s/%s", str(row, "engine") ? str(row, "engine") : "-",
              str(row, "containerId") ? str(row, "containerId") : "-");
-    loc = json_pack("{s:[{s:s, s:s?, s:s}]}", "logicalLocations", "fullyQualifiedName", fq, "name",
+    loc = json_pack("{s:[{s:s, s:s*, s:s}]}", "logicalLocations", "fullyQualifiedName", fq, "name",
                     str(row, "name"), "kind", "resource");
-    if (loc && str(row, "certificate"))
-        json_object_set_new(
-            loc, "physicalLocation",
-            json_pack("{s:{s:s}}", "artifactLocation", "uri", str(row, "certificate")));
+    char *file = file_of(row, "certificate"), *uri = file ? bx_uri_path(file) : NULL;
+    if (loc && uri)
+        json_object_set_new(loc, "physicalLocation",
+                            json_pack("{s:{s:s}}", "artifactLocation", "uri", uri));
+    free(uri);
+    free(file);
     return loc;
 }
 
-static void sarif_render(FILE *f, const json_t *doc)
+static int sarif_render(FILE *f, const json_t *doc)
 {
     json_t *results = json_array(), *rules = json_object(), *x, *fi;
     size_t i, j;
-    char msg[600];
+    char *msg = NULL;
+    int lost = !results || !rules;
 
     json_array_foreach(json_object_get(doc, "sessions"), i, x)
     {
@@ -332,9 +342,13 @@ static void sarif_render(FILE *f, const json_t *doc)
             if (!failed(fi))
                 continue;
             json_object_set_new(rules, str(fi, "rule"), json_true());
-            snprintf(msg, sizeof msg, "session %s: %s", str(x, "name") ? str(x, "name") : "?",
-                     str(fi, "message"));
-            json_array_append_new(
+            if (asprintf(&msg, "session %s: %s", str(x, "name") ? str(x, "name") : "?",
+                         str(fi, "message")) < 0) {
+                msg = NULL;
+                lost = 1;
+                continue;
+            }
+            lost |= json_array_append_new(
                 results,
                 json_pack("{s:s, s:s, s:{s:s}, s:[o], s:{s:s, s:O, s:O, s:O, s:O}}", "ruleId",
                           str(fi, "rule"), "level", "error", "message", "text", msg, "locations",
@@ -342,18 +356,26 @@ static void sarif_render(FILE *f, const json_t *doc)
                           "certificateId", json_object_get(x, "certificateId"), "status",
                           json_object_get(fi, "status"), "expected",
                           json_object_get(fi, "expected"), "observed",
-                          json_object_get(fi, "observed")));
+                          json_object_get(fi, "observed"))) != 0;
+            free(msg);
+            msg = NULL;
         }
     }
     json_array_foreach(json_object_get(doc, "orphans"), i, x)
     {
         json_object_set_new(rules, "audit.orphan", json_true());
-        snprintf(msg, sizeof msg, "runtime task %s is known to no engine", str(x, "id"));
-        json_array_append_new(results,
+        if (asprintf(&msg, "runtime task %s is known to no engine", str(x, "id")) < 0) {
+            msg = NULL;
+            lost = 1;
+            continue;
+        }
+        lost |= json_array_append_new(results,
                               json_pack("{s:s, s:s, s:{s:s}, s:[{s:[{s:s, s:s}]}]}", "ruleId",
                                         "audit.orphan", "level", "error", "message", "text", msg,
                                         "locations", "logicalLocations", "fullyQualifiedName",
-                                        str(x, "id"), "kind", "resource"));
+                                        str(x, "id"), "kind", "resource")) != 0;
+        free(msg);
+        msg = NULL;
     }
     json_t *rl = json_array();
     const char *k;
@@ -366,10 +388,12 @@ static void sarif_render(FILE *f, const json_t *doc)
         "properties", "policy", json_object_get(doc, "policy"), "complete",
         json_object_get(doc, "complete"), "summary", json_object_get(doc, "summary"));
     char *s = sarif ? json_dumps(sarif, JSON_COMPACT) : NULL;
-    fprintf(f, "%s\n", s ? s : "{}");
+    if (s)
+        fprintf(f, "%s\n", s);
     free(s);
     json_decref(sarif);
     json_decref(rules);
+    return lost || !s ? -1 : 0; /* never a document with a result left out */
 }
 
 /* ---- github --------------------------------------------------------------------- */
@@ -402,7 +426,9 @@ static void github_render(FILE *f, const json_t *doc)
             fputs("::error ", f);
             if (str(x, "certificate")) {
                 fputs("file=", f);
-                report_gh_put(f, str(x, "certificate"), 1);
+                char *file = file_of(x, "certificate");
+                report_gh_put(f, file ? file : "?", 1);
+                free(file);
                 fputc(',', f);
             }
             fputs("title=", f);
@@ -419,9 +445,9 @@ static void github_render(FILE *f, const json_t *doc)
             fputs(": ", f);
             report_gh_put(f, str(fi, "message"), 0);
             fputs(" (expected ", f);
-            report_gh_put(f, exp, 0);
+            report_gh_put_json(f, exp);
             fputs(", observed ", f);
-            report_gh_put(f, obs, 0);
+            report_gh_put_json(f, obs);
             fputs(")\n", f);
             free(exp);
             free(obs);
@@ -440,7 +466,9 @@ static void github_render(FILE *f, const json_t *doc)
         if (strcmp(str(x, "status"), "rejected") != 0)
             continue;
         fputs("::warning file=", f);
-        report_gh_put(f, str(x, "file"), 1);
+        char *file = file_of(x, "file");
+        report_gh_put(f, file ? file : "?", 1);
+        free(file);
         fputs(",title=audit.certificate::certificate rejected: ", f);
         fi = json_array_get(json_object_get(x, "findings"), 0);
         report_gh_put(f, fi ? str(fi, "message") : "did not verify", 0);
@@ -547,9 +575,9 @@ static void html_findings(FILE *f, const json_t *findings)
         fputs("</span> ", f);
         x(f, str(fi, "message"));
         fputs(" <span class=\"muted\">(expected <code>", f);
-        x(f, exp);
+        report_xml_put_json(f, exp);
         fputs("</code>, observed <code>", f);
-        x(f, obs);
+        report_xml_put_json(f, obs);
         fputs("</code>)</span></li>", f);
         free(exp);
         free(obs);
@@ -700,7 +728,9 @@ static void html_render(FILE *f, const json_t *doc)
             fputs("\">", f);
             x(f, str(row, "status"));
             fputs("</span></td><td class=\"findings\"><code>", f);
-            x(f, str(row, "file"));
+            char *file = file_of(row, "file");
+            x(f, file ? file : "?");
+            free(file);
             fputs("</code></td><td>", f);
             html_code_short(f, str(row, "certificateId"));
             fputs("</td><td>", f);
@@ -791,7 +821,8 @@ int audit_render(FILE *f, const json_t *doc, audit_format fmt, int colour)
         junit_render(f, doc);
         break;
     case AUDIT_SARIF:
-        sarif_render(f, doc);
+        if (sarif_render(f, doc) != 0)
+            return -1;
         break;
     case AUDIT_GITHUB:
         github_render(f, doc);

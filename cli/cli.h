@@ -22,8 +22,13 @@ int cli_report(const char *ctx, const bx_error *err);
 int cli_usage_error(const char *where, const char *fmt, ...) BX_FMT(2, 3);
 /* A whole number from min to max as option opt's value, else a usage error (exit 2). */
 int cli_parse_count(const char *opt, const char *s, long min, long max, long *out);
-/* Write s to f with control characters (C0, DEL, C1) shown as \xNN. */
+/* Write s to f escaped (bx_escape's flags) without allocating. */
+void cli_put_escaped(FILE *f, const char *s, int flags);
+/* Write s to f with the human escaping (docs/ci.md, "Encodings"): no control, bidirectional
+ * control or other invisible character reaches a terminal raw. */
 void cli_put_safe(FILE *f, const char *s);
+/* Write s as one field of a text line (bx_text_field): bare when plain, else quoted. */
+void cli_put_field(FILE *f, const char *s);
 /* Load --policy with the --key files added and --threshold applied; prints the error
  * and returns an exit code on failure, else 0. */
 int cli_load_policy(const char *arg, char **keys, size_t nkeys, int threshold, bx_policy **out);

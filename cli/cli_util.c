@@ -49,17 +49,34 @@ int cli_usage_error(const char *where, const char *fmt, ...)
     return EXIT_USAGE;
 }
 
+void cli_put_escaped(FILE *f, const char *s, int flags)
+{
+    size_t n = strlen(s ? s : ""), step;
+    char esc[12];
+    for (size_t i = 0; i < n; i += step) {
+        if (bx_escape_char(s + i, n - i, flags, esc, &step))
+            fputs(esc, f);
+        else
+            fwrite(s + i, 1, step, f);
+    }
+}
+
 void cli_put_safe(FILE *f, const char *s)
 {
-    const unsigned char *p = (const unsigned char *)s;
-    for (; *p; p++) {
-        if (*p < 0x20 || *p == 0x7f)
-            fprintf(f, "\\x%02x", *p);
-        else if (*p == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f) /* C1 controls */
-            fprintf(f, "\\xc2\\x%02x", *++p);
-        else
-            fputc(*p, f);
+    cli_put_escaped(f, s, BX_ESC_HUMAN);
+}
+
+void cli_put_field(FILE *f, const char *s)
+{
+    char *q = bx_text_field(s);
+    if (q) {
+        fputs(q, f);
+        free(q);
+        return;
     }
+    fputc('"', f); /* out of memory: the same, written as it goes */
+    cli_put_escaped(f, s, BX_ESC_HUMAN | BX_ESC_QUOTE);
+    fputc('"', f);
 }
 
 void cli_list_add(cli_list *l, char *s)
@@ -140,14 +157,14 @@ int cli_parse_threshold(const char *s, int *out)
 static void put_json(FILE *f, const json_t *v)
 {
     enum { CUT = 160 };
-    char *s = json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT);
+    char *s = json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT | JSON_ENSURE_ASCII);
     if (s && strlen(s) > CUT + 3) {
         size_t n = CUT;
         while (n > 0 && ((unsigned char)s[n] & 0xc0) == 0x80)
             n--;
         memcpy(s + n, "...", 4);
     }
-    cli_put_safe(f, s ? s : "null");
+    fputs(s ? s : "null", f); /* ASCII JSON: every character escaped the JSON way */
     free(s);
 }
 

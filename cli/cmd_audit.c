@@ -66,19 +66,14 @@ static int check_labels(const cli_list *l)
 
 static int load_expect(const char *path, bx_expect *e)
 {
-    char *buf = NULL;
-    size_t len = 0;
     bx_error err;
-    int rc = 0;
 
     /* an --expect file that cannot be loaded, for whatever reason, is configuration */
-    if (bx_read_file(path, BX_EXPECT_MAX_SIZE, 0, &buf, &len, &err) != 0 ||
-        bx_expect_parse(buf, len, path, e, &err) != 0) {
+    if (bx_expect_load(path, e, &err) != 0) {
         cli_report(path, &err);
-        rc = EXIT_USAGE;
+        return err.code == BX_ENOMEM ? EXIT_ENV : EXIT_USAGE;
     }
-    free(buf);
-    return rc;
+    return 0;
 }
 
 /* The hidden --from-json FILE: render a report written before (tests, the example page). */

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 #include "cli.h"
 #include "report.h"
+#include "bx_expect.h"
 
 #include <getopt.h>
 #include <string.h>
@@ -10,11 +11,13 @@ static const char help[] =
     "usage: boxcert verify CERT... --policy FILE|PROFILE [--key PUB]... [--threshold N]\n"
     "         [--at RFC3339] [--nonce HEX] [--expect-image sha256:HEX] [--expect-container ID|NAME]\n"
     "         [--expect-label K=V]... [--expect-source COMMIT] [--seen FILE] [--jobs N]\n"
-    "         [--max-size BYTES] [--format text|json|junit|sarif|github] [--output FILE]\n\n"
+    "         [--expect FILE] [--recursive] [--max-size BYTES]\n"
+    "         [--format text|json|junit|sarif|github] [--output FILE]\n\n"
     "Verify certificates offline: envelope, signatures (distinct trusted keys >= threshold),\n"
     "statement, key validity, times, challenge and bindings, then the policy's rules.\n"
     "CERT is a file (*.intoto.json), a JSON Lines bundle (*.intoto.jsonl: one envelope per\n"
-    "line), a directory of those, or - for stdin (read as JSON Lines).\n"
+    "line), a directory of those, or - for stdin (read as JSON Lines). A directory's other\n"
+    "entries are listed as skipped (never failing); its subfolders too, unless --recursive.\n"
     "  --key PUB              trust this public key (SPKI PEM) besides the policy's\n"
     "  --threshold N          override trust.threshold\n"
     "  --at TIME              judge times at TIME (RFC 3339) instead of now\n"
@@ -24,6 +27,9 @@ static const char help[] =
     "  --expect-label K=V     bind: the session carries this label (repeatable)\n"
     "  --expect-source SHA    bind: the statement's source commit\n"
     "  --seen FILE            reject certificates seen before; record those that pass\n"
+    "  --expect FILE          the launcher's list of sessions (boxcert schema expect): each\n"
+    "                         needs a passing certificate for its start (certificate.missing)\n"
+    "  --recursive            read a directory's subfolders too (never a link to one)\n"
     "  --jobs N               verify with N threads (output stays in input order)\n"
     "  --max-size N           envelope size cap in bytes (default 1048576)\n"
     "  --format F             text (default), json, junit, sarif or github\n"
@@ -35,8 +41,15 @@ static const char help[] =
 typedef struct {
     report *rep;
     bx_seen *seen;
+    bx_expect_check *expect; /* --expect, or NULL */
     int io_error, env_error;
 } run;
+
+static int on_skip(void *arg, const char *file, const char *why)
+{
+    report_skipped(((run *)arg)->rep, file, why);
+    return 0;
+}
 
 /* A result, in input order: replay check, then the report. */
 static int on_result(void *arg, bx_batch_item *it)
@@ -44,12 +57,19 @@ static int on_result(void *arg, bx_batch_item *it)
     run *r = arg;
     bx_error err;
     if (it->unreadable) {
-        if (!(it->err.code == BX_EINVAL && strstr(it->err.msg, "too large")))
-            r->io_error = 1, cli_report(it->file, &it->err);
+        /* what the environment failed to read makes the run an environment error; what is
+         * not a certificate (too large, not a regular file) is a failed row */
+        cli_report(it->file, &it->err);
+        if (cli_exit_for(it->err.code) == EXIT_ENV)
+            r->io_error = 1;
     } else if (it->rc != 0) {
         cli_report(it->file, &it->err);
         r->env_error = 1;
     } else if (r->seen && bx_seen_check(r->seen, it->res, &err) != 0) {
+        cli_report(it->file, &err);
+        r->env_error = 1;
+    }
+    if (r->expect && bx_expect_check_add(r->expect, it->file, it->line, it->res, &err) != 0) {
         cli_report(it->file, &err);
         r->env_error = 1;
     }
@@ -85,12 +105,17 @@ int cmd_verify(int argc, char **argv)
                                          {"seen", required_argument, 0, 's'},
                                          {"jobs", required_argument, 0, 'j'},
                                          {"max-size", required_argument, 0, 'm'},
+                                         {"expect", required_argument, 0, 'x'},
+                                         {"recursive", no_argument, 0, 'R'},
                                          {"format", required_argument, 0, 'f'},
                                          {"output", required_argument, 0, 'o'},
                                          {"help", no_argument, 0, 'h'},
                                          {0, 0, 0, 0}};
     cli_list keys = {0}, labels = {0};
     const char *policy_arg = NULL, *format = "text", *output = NULL, *seen_path = NULL;
+    const char *expect_path = NULL;
+    bx_expect expect = {0};
+    json_t *rows = NULL;
     int c, rc = EXIT_PASS, threshold = 0;
     long v = 0;
     bx_policy *p = NULL;
@@ -134,6 +159,8 @@ int cmd_verify(int argc, char **argv)
                 goto out;
             vo.max_size = so.max_size = (size_t)v;
             break;
+        case 'x': expect_path = optarg; break;
+        case 'R': so.recursive = 1; break;
         case 'f': format = optarg; break;
         case 'o': output = optarg; break;
         case 'h': fputs(help, stdout); goto out;
@@ -158,7 +185,16 @@ int cmd_verify(int argc, char **argv)
         rc = cli_report(policy_arg, &err);
         goto out;
     }
-    /* an expired certificate still verifies until the clock skew has passed: keep its entry */
+    if (expect_path && bx_expect_load(expect_path, &expect, &err) != 0) {
+        rc = cli_report(expect_path, &err);
+        goto out;
+    }
+    if (expect_path && bx_expect_check_new(&expect, vo.expect.labels, vo.expect.nlabels,
+                                           &r->expect, &err) != 0) {
+        rc = cli_report(expect_path, &err);
+        goto out;
+    }
+    /* pruned by the wall clock, kept for the largest skew the file was used with */
     if (seen_path &&
         bx_seen_open(seen_path, (int64_t)time(NULL), bx_policy_clock_skew(p), &r->seen, &err) != 0) {
         rc = cli_report(seen_path, &err);
@@ -179,7 +215,7 @@ int cmd_verify(int argc, char **argv)
         goto out;
     }
     for (int i = optind; i < argc; i++) {
-        int brc = bx_batch_path(batch, argv[i], &so, NULL, NULL);
+        int brc = bx_batch_path(batch, argv[i], &so, on_skip, r);
         if (brc != 0) { /* out of memory: the list would be shorter, so nothing passes */
             bx_error_set(&err, brc, argv[i], "out of memory: not every certificate was read");
             bx_batch_close(batch);
@@ -190,6 +226,14 @@ int cmd_verify(int argc, char **argv)
     }
     bx_batch_close(batch);
     batch = NULL;
+    if (r->expect) {
+        size_t missing = 0;
+        if (bx_expect_check_rows(r->expect, &rows, &missing, &err) != 0) {
+            rc = cli_report(expect_path, &err);
+            goto out;
+        }
+        report_rows(r->rep, rows);
+    }
     size_t total = report_count(r->rep), failed = report_failed(r->rep);
     int werr = report_close(r->rep);
     r->rep = NULL;
@@ -212,7 +256,10 @@ int cmd_verify(int argc, char **argv)
         rc = EXIT_ENV;
         goto out;
     }
-    rc = (r->io_error || r->env_error) ? EXIT_ENV : (failed || total == 0) ? EXIT_REJECT : EXIT_PASS;
+    /* with --expect, an empty list and no certificate is a pass: nothing was to be shown */
+    rc = (r->io_error || r->env_error)             ? EXIT_ENV
+         : failed || (total == 0 && !r->expect) ? EXIT_REJECT
+                                                  : EXIT_PASS;
 out:
     bx_batch_close(batch);
     if (r->rep)
@@ -220,6 +267,9 @@ out:
     if (r->seen)
         bx_seen_close(r->seen, &err);
     bx_atomic_abort(atomic);
+    bx_expect_check_free(r->expect);
+    bx_expect_free(&expect);
+    json_decref(rows);
     free(keys.v);
     free(labels.v);
     bx_policy_free(p);

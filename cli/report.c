@@ -1,4 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
+/* Reports of verification results (report.h). Every result, every skipped input and every
+ * expected session is carried by every format, whatever bytes its names hold: strings from a
+ * certificate or a folder are written with the one reversible escaping (bx_escape; docs/ci.md,
+ * "Encodings"), then escaped for the format they land in. */
 #include "report.h"
 
 #include <string.h>
@@ -11,8 +15,13 @@ struct report {
     char policy_sha[65];
     json_t *policy; /* the policy's identity (bx_policy_identity) */
     int colour;
-    size_t n, failed, cases, case_failures;
-    json_t *rules; /* sarif: rule ids seen */
+    int oom; /* something could not be written whole: report_close fails */
+    size_t n, failed, cases, case_failures, nskipped;
+    json_t *rules;   /* sarif: rule ids seen */
+    json_t *inputs;  /* sarif: every result, as run.properties.inputs */
+    json_t *skipped; /* json: [{file, reason}]; sarif: notifications */
+    json_t *rows;    /* the expected sessions' rows (report_rows), or NULL */
+    size_t rows_failed;
 };
 
 int report_parse_format(const char *s, report_format *out)
@@ -28,7 +37,7 @@ int report_parse_format(const char *s, report_format *out)
 
 size_t report_failed(const report *r)
 {
-    return r->failed;
+    return r->failed + r->rows_failed;
 }
 
 size_t report_count(const report *r)
@@ -38,55 +47,73 @@ size_t report_count(const report *r)
 
 /* ---- escaping ------------------------------------------------------------------ */
 
-void report_xml_put(FILE *f, const char *s)
+/* XML text or an attribute: the human escaping first (when human), so what XML 1.0 cannot
+ * carry (C0 controls, U+FFFE, U+FFFF) and what would not show (bidirectional controls) become
+ * \xNN or \u{XXXX}; then & < > " ' as entities. */
+static void xml_put(FILE *f, const char *s, int human)
 {
-    const unsigned char *p = (const unsigned char *)(s ? s : "");
-    for (; *p; p++) {
-        switch (*p) {
+    size_t n = strlen(s ? s : ""), step;
+    char esc[12];
+    for (size_t i = 0; i < n; i += step) {
+        if (bx_escape_char(s + i, n - i, BX_ESC_HUMAN, esc, &step) && human) {
+            fputs(esc, f);
+            continue;
+        }
+        switch (s[i]) {
         case '&': fputs("&amp;", f); break;
         case '<': fputs("&lt;", f); break;
         case '>': fputs("&gt;", f); break;
         case '"': fputs("&quot;", f); break;
         case '\'': fputs("&apos;", f); break;
-        default:
-            if ((*p < 0x20 && *p != '\t') || *p == 0x7f)
-                fprintf(f, "\\x%02x", *p); /* not representable in XML 1.0 */
-            else if (*p == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f)
-                fprintf(f, "\\xc2\\x%02x", *++p);
-            else
-                fputc(*p, f);
+        default: fwrite(s + i, 1, step, f);
         }
     }
 }
 
-/* GitHub workflow command escaping: data escapes % CR LF; properties also : and ,.
- * Other control characters are shown as \xNN so nothing reaches the log raw. */
-void report_gh_put(FILE *f, const char *s, int property)
+/* A workflow command's data (or, with property, a property's value): the human escaping
+ * first (when human), so no CR, LF or other control reaches it raw, then its own escaping of %
+ * (and of : , in properties): GitHub decodes only that, never into a command of its own. */
+static void gh_put(FILE *f, const char *s, int property, int human)
 {
-    const unsigned char *p = (const unsigned char *)(s ? s : "");
-    for (; *p; p++) {
-        if (*p == '%')
+    size_t n = strlen(s ? s : ""), step;
+    char esc[12];
+    for (size_t i = 0; i < n; i += step) {
+        if (bx_escape_char(s + i, n - i, BX_ESC_HUMAN, esc, &step) && human)
+            fputs(esc, f);
+        else if (s[i] == '%')
             fputs("%25", f);
-        else if (*p == '\r')
-            fputs("%0D", f);
-        else if (*p == '\n')
-            fputs("%0A", f);
-        else if (property && *p == ':')
+        else if (property && s[i] == ':')
             fputs("%3A", f);
-        else if (property && *p == ',')
+        else if (property && s[i] == ',')
             fputs("%2C", f);
-        else if (*p < 0x20 || *p == 0x7f)
-            fprintf(f, "\\x%02x", *p);
-        else if (*p == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f)
-            fprintf(f, "\\xc2\\x%02x", *++p);
         else
-            fputc(*p, f);
+            fwrite(s + i, 1, step, f);
     }
 }
 
-static char *compact(const json_t *v)
+void report_xml_put(FILE *f, const char *s)
 {
-    char *s = json_dumps(v ? v : json_null(), JSON_ENCODE_ANY | JSON_COMPACT);
+    xml_put(f, s, 1);
+}
+
+void report_xml_put_json(FILE *f, const char *ascii_json)
+{
+    xml_put(f, ascii_json, 0);
+}
+
+void report_gh_put(FILE *f, const char *s, int property)
+{
+    gh_put(f, s, property, 1);
+}
+
+void report_gh_put_json(FILE *f, const char *ascii_json)
+{
+    gh_put(f, ascii_json, 0, 0);
+}
+
+char *report_json_ascii(const json_t *v)
+{
+    char *s = json_dumps(v ? v : json_null(), JSON_ENCODE_ANY | JSON_COMPACT | JSON_ENSURE_ASCII);
     return s ? s : strdup("null");
 }
 
@@ -102,18 +129,33 @@ static char *display_name(const char *file, size_t line)
     return n < 0 ? NULL : s;
 }
 
-/* ---- per format ---------------------------------------------------------------- */
-
-/* cli_put_safe, writing a string that needs no escaping in one call. */
-static void put_safe(FILE *f, const char *s)
+/* A JSON string of a name from a folder: the byte escaping, so that one that is not UTF-8
+ * is carried too (and read back with bx_unescape). NULL only when out of memory. */
+static json_t *name_json(const char *s)
 {
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++)
-        if (*p < 0x20 || *p == 0x7f || *p == 0xc2) {
-            cli_put_safe(f, s);
-            return;
-        }
-    fputs(s, f);
+    char *e = bx_escape(s, BX_ESC_BYTES);
+    json_t *j = e ? json_string(e) : NULL;
+    free(e);
+    return j;
 }
+
+static void put_json_doc(report *r, FILE *f, json_t *o, const char *sep)
+{
+    char *s = o ? json_dumps(o, JSON_COMPACT) : NULL;
+    if (!s) { /* never a null in place of a result: the report is not whole */
+        r->oom = 1;
+        return;
+    }
+    fprintf(f, "%s%s", sep, s);
+    free(s);
+}
+
+static const char *str(const json_t *o, const char *k)
+{
+    return json_string_value(json_object_get(o, k));
+}
+
+/* ---- per format ---------------------------------------------------------------- */
 
 static void text_result(report *r, const char *name, const bx_verify_result *res)
 {
@@ -123,17 +165,17 @@ static void text_result(report *r, const char *name, const bx_verify_result *res
         off = "\033[0m";
     }
     fprintf(r->f, "%s%s%s ", on, res->pass ? "PASS" : "FAIL", off);
-    put_safe(r->f, name);
+    cli_put_field(r->f, name);
     if (res->certificate_id[0])
         fprintf(r->f, " %.12s", res->certificate_id);
     if (res->statement) {
         json_t *pred = json_object_get(res->statement, "predicate");
-        const char *sn = json_string_value(json_object_get(json_object_get(pred, "session"), "name"));
-        const char *img = json_string_value(json_object_get(json_object_get(pred, "image"), "id"));
+        const char *sn = str(json_object_get(pred, "session"), "name");
+        const char *img = str(json_object_get(pred, "image"), "id");
         fputs(" session=", r->f);
-        put_safe(r->f, sn ? sn : "?");
+        cli_put_field(r->f, sn ? sn : "?");
         fputs(" image=", r->f);
-        put_safe(r->f, img ? img : "?");
+        cli_put_field(r->f, img ? img : "?");
     }
     fputc('\n', r->f);
     if (!res->pass) /* a result passes when none of its findings failed */
@@ -151,10 +193,11 @@ static void json_result(report *r, const char *name, const bx_verify_result *res
         json_t *img = json_object_get(json_object_get(pred, "image"), "id");
         image = img ? json_incref(img) : json_null();
     }
-    json_t *o = json_pack("{s:s, s:s?, s:s, s:o, s:o, s:O}", "file", name, "certificateId",
-                          res->certificate_id[0] ? res->certificate_id : NULL, "verdict",
-                          res->pass ? "pass" : "fail", "session", session ? session : json_null(),
-                          "image", image, "findings", res->findings);
+    json_t *o = json_pack("{s:o, s:s?, s:s, s:o, s:o, s:O}", "file", name_json(name),
+                          "certificateId", res->certificate_id[0] ? res->certificate_id : NULL,
+                          "verdict", res->pass ? "pass" : "fail", "session",
+                          session ? session : json_null(), "image", image, "findings",
+                          res->findings);
     if (o && res->lacks[0]) {
         json_t *members = json_array();
         char buf[sizeof res->lacks], *save = NULL;
@@ -165,69 +208,93 @@ static void json_result(report *r, const char *name, const bx_verify_result *res
                             json_pack("{s:i,s:o}", "predicateVersion", (int)res->lacks_version,
                                       "members", members ? members : json_array()));
     }
-    char *s = o ? json_dumps(o, JSON_COMPACT) : NULL;
-    fprintf(r->f, "%s%s", r->n > 1 ? "," : "", s ? s : "null");
-    free(s);
+    put_json_doc(r, r->f, o, r->n > 1 ? "," : "");
     json_decref(o);
+}
+
+static void junit_case(report *r, const char *classname, const char *id, const char *name,
+                       const json_t *finding)
+{
+    int failed = finding && failed_status(finding);
+    r->cases++;
+    r->case_failures += failed;
+    fputs("    <testcase classname=\"", r->spool);
+    report_xml_put(r->spool, classname);
+    if (id && id[0])
+        fprintf(r->spool, " %.12s", id);
+    fputs("\" name=\"", r->spool);
+    report_xml_put(r->spool, name);
+    if (!failed) {
+        fputs("\"/>\n", r->spool);
+        return;
+    }
+    char *exp = report_json_ascii(json_object_get(finding, "expected"));
+    char *obs = report_json_ascii(json_object_get(finding, "observed"));
+    fputs("\">\n      <failure type=\"", r->spool);
+    report_xml_put(r->spool, str(finding, "status"));
+    fputs("\" message=\"", r->spool);
+    report_xml_put(r->spool, str(finding, "message"));
+    fputs("\">expected ", r->spool);
+    report_xml_put_json(r->spool, exp);
+    fputs(", observed ", r->spool);
+    report_xml_put_json(r->spool, obs);
+    fputs("</failure>\n    </testcase>\n", r->spool);
+    free(exp);
+    free(obs);
 }
 
 static void junit_result(report *r, const char *name, const bx_verify_result *res)
 {
     size_t i;
     json_t *x;
-    json_array_foreach(res->findings, i, x) {
-        int failed = failed_status(x);
-        r->cases++;
-        r->case_failures += failed;
-        fputs("    <testcase classname=\"", r->spool);
-        report_xml_put(r->spool, name);
-        if (res->certificate_id[0])
-            fprintf(r->spool, " %.12s", res->certificate_id);
-        fputs("\" name=\"", r->spool);
-        report_xml_put(r->spool, json_string_value(json_object_get(x, "rule")));
-        if (!failed) {
-            fputs("\"/>\n", r->spool);
-            continue;
-        }
-        char *exp = compact(json_object_get(x, "expected"));
-        char *obs = compact(json_object_get(x, "observed"));
-        fputs("\">\n      <failure type=\"", r->spool);
-        report_xml_put(r->spool, json_string_value(json_object_get(x, "status")));
-        fputs("\" message=\"", r->spool);
-        report_xml_put(r->spool, json_string_value(json_object_get(x, "message")));
-        fputs("\">expected ", r->spool);
-        report_xml_put(r->spool, exp);
-        fputs(", observed ", r->spool);
-        report_xml_put(r->spool, obs);
-        fputs("</failure>\n    </testcase>\n", r->spool);
-        free(exp);
-        free(obs);
-    }
+    json_array_foreach(res->findings, i, x)
+        junit_case(r, name, res->certificate_id, str(x, "rule"), x);
+    if (json_array_size(res->findings) == 0) /* never a result without a test case */
+        junit_case(r, name, res->certificate_id, "verdict", NULL);
+}
+
+/* A SARIF location of a file (its URI: RFC 3986 percent-encoding, so any name is carried and
+ * read back by percent-decoding) and a line of a bundle. */
+static json_t *sarif_file_location(report *r, const char *file, size_t line)
+{
+    char *uri = bx_uri_path(file);
+    json_t *loc = uri ? json_pack("{s:{s:s}}", "artifactLocation", "uri", uri) : NULL;
+    free(uri);
+    if (loc && line)
+        json_object_set_new(loc, "region", json_pack("{s:I}", "startLine", (json_int_t)line));
+    if (!loc)
+        r->oom = 1;
+    return loc;
 }
 
 static void sarif_result(report *r, const char *file, size_t line, const bx_verify_result *res)
 {
     size_t i;
     json_t *x;
+    char *uri = bx_uri_path(file);
+    /* SARIF's results are the failed findings; every result, passing ones too, is an input */
+    json_t *in = uri ? json_pack("{s:s, s:I, s:s, s:s?}", "uri", uri, "line", (json_int_t)line,
+                                 "verdict", res->pass ? "pass" : "fail", "certificateId",
+                                 res->certificate_id[0] ? res->certificate_id : NULL)
+                     : NULL;
+    free(uri);
+    if (!in || json_array_append_new(r->inputs, in) != 0)
+        r->oom = 1;
     json_array_foreach(res->findings, i, x) {
         if (!failed_status(x))
             continue;
-        const char *rule = json_string_value(json_object_get(x, "rule"));
-        json_object_set_new(r->rules, rule, json_true());
-        json_t *loc = json_pack("{s:{s:s}}", "artifactLocation", "uri", file);
-        if (line)
-            json_object_set_new(loc, "region", json_pack("{s:I}", "startLine", (json_int_t)line));
+        const char *rule = str(x, "rule");
+        json_object_set_new(r->rules, rule ? rule : "?", json_true());
         json_t *o = json_pack("{s:s, s:s, s:{s:s}, s:[{s:o}], s:{s:s?, s:O, s:O, s:O}}", "ruleId",
-                              rule, "level", "error", "message", "text",
-                              json_string_value(json_object_get(x, "message")), "locations",
-                              "physicalLocation", loc, "properties", "certificateId",
+                              rule ? rule : "?", "level", "error", "message", "text",
+                              str(x, "message") ? str(x, "message") : "", "locations",
+                              "physicalLocation", sarif_file_location(r, file, line),
+                              "properties", "certificateId",
                               res->certificate_id[0] ? res->certificate_id : NULL, "status",
                               json_object_get(x, "status"), "expected",
                               json_object_get(x, "expected"), "observed",
                               json_object_get(x, "observed"));
-        char *s = o ? json_dumps(o, JSON_COMPACT) : NULL;
-        fprintf(r->f, "%s%s", r->cases++ ? "," : "", s ? s : "null");
-        free(s);
+        put_json_doc(r, r->f, o, r->cases++ ? "," : "");
         json_decref(o);
     }
 }
@@ -236,9 +303,9 @@ static void github_result(report *r, const char *file, size_t line, const bx_ver
 {
     size_t i;
     json_t *x;
-    if (res->pass) {
+    if (res->pass) { /* a plain line, never a command: the human escaping only */
         fputs("PASS ", r->f);
-        report_gh_put(r->f, file, 0);
+        cli_put_safe(r->f, file);
         if (line)
             fprintf(r->f, ":%zu", line);
         fputc('\n', r->f);
@@ -247,27 +314,27 @@ static void github_result(report *r, const char *file, size_t line, const bx_ver
     json_array_foreach(res->findings, i, x) {
         if (!failed_status(x))
             continue;
-        char *exp = compact(json_object_get(x, "expected"));
-        char *obs = compact(json_object_get(x, "observed"));
+        char *exp = report_json_ascii(json_object_get(x, "expected"));
+        char *obs = report_json_ascii(json_object_get(x, "observed"));
         fputs("::error file=", r->f);
-        report_gh_put(r->f, file, 1);
+        gh_put(r->f, file, 1, 1);
         if (line)
             fprintf(r->f, ",line=%zu", line);
         fputs(",title=", r->f);
-        report_gh_put(r->f, json_string_value(json_object_get(x, "rule")), 1);
+        gh_put(r->f, str(x, "rule"), 1, 1);
         fputs("::", r->f);
-        report_gh_put(r->f, json_string_value(json_object_get(x, "message")), 0);
+        gh_put(r->f, str(x, "message"), 0, 1);
         fputs(" (expected ", r->f);
-        report_gh_put(r->f, exp, 0);
+        report_gh_put_json(r->f, exp);
         fputs(", observed ", r->f);
-        report_gh_put(r->f, obs, 0);
+        report_gh_put_json(r->f, obs);
         fputs(")\n", r->f);
         free(exp);
         free(obs);
     }
 }
 
-/* ---- open, result, close ------------------------------------------------------- */
+/* ---- open, result, skipped, rows, close ------------------------------------------ */
 
 int report_open(report **out, report_format fmt, FILE *f, const char *tool, const json_t *policy,
                 int colour)
@@ -282,9 +349,14 @@ int report_open(report **out, report_format fmt, FILE *f, const char *tool, cons
     r->tool = tool;
     r->colour = colour && fmt == FMT_TEXT;
     snprintf(r->policy_sha, sizeof r->policy_sha, "%s", policy_sha ? policy_sha : "");
-    if (!r->policy || (fmt == FMT_JUNIT && !(r->spool = tmpfile())) ||
-        (fmt == FMT_SARIF && !(r->rules = json_object()))) {
+    if (!r->policy || !(r->skipped = json_array()) ||
+        (fmt == FMT_JUNIT && !(r->spool = tmpfile())) ||
+        (fmt == FMT_SARIF && (!(r->rules = json_object()) || !(r->inputs = json_array())))) {
+        json_decref(r->rules);
         json_decref(r->policy);
+        json_decref(r->skipped);
+        if (r->spool)
+            fclose(r->spool);
         free(r);
         return -1;
     }
@@ -304,6 +376,8 @@ int report_open(report **out, report_format fmt, FILE *f, const char *tool, cons
 void report_result(report *r, const char *file, size_t line, const bx_verify_result *res)
 {
     char *name = display_name(file, line);
+    if (!name)
+        r->oom = 1;
     r->n++;
     r->failed += !res->pass;
     switch (r->fmt) {
@@ -314,6 +388,201 @@ void report_result(report *r, const char *file, size_t line, const bx_verify_res
     case FMT_GITHUB: github_result(r, file, line, res); break;
     }
     free(name);
+}
+
+void report_skipped(report *r, const char *file, const char *why)
+{
+    r->nskipped++;
+    switch (r->fmt) {
+    case FMT_TEXT:
+        fputs("SKIP ", r->f);
+        cli_put_field(r->f, file);
+        fputs(": ", r->f);
+        cli_put_safe(r->f, why);
+        fputc('\n', r->f);
+        break;
+    case FMT_GITHUB:
+        fputs("::notice file=", r->f);
+        gh_put(r->f, file, 1, 1);
+        fputs(",title=skipped::", r->f);
+        gh_put(r->f, why, 0, 1);
+        fputc('\n', r->f);
+        break;
+    case FMT_JUNIT:
+        r->cases++;
+        fputs("    <testcase classname=\"", r->spool);
+        report_xml_put(r->spool, file);
+        fputs("\" name=\"skipped\">\n      <skipped message=\"", r->spool);
+        report_xml_put(r->spool, why);
+        fputs("\"/>\n    </testcase>\n", r->spool);
+        break;
+    case FMT_JSON: {
+        json_t *o = json_pack("{s:o, s:s}", "file", name_json(file), "reason", why);
+        if (!o || json_array_append_new(r->skipped, o) != 0)
+            r->oom = 1;
+        break;
+    }
+    case FMT_SARIF: {
+        json_t *o = json_pack("{s:s, s:{s:s}, s:[{s:o}]}", "level", "note", "message", "text", why,
+                              "locations", "physicalLocation",
+                              sarif_file_location(r, file, 0));
+        if (!o || json_array_append_new(r->skipped, o) != 0)
+            r->oom = 1;
+        break;
+    }
+    }
+}
+
+/* ---- expected sessions -------------------------------------------------------- */
+
+static const char *row_label(const json_t *row, char buf[16])
+{
+    const char *n = str(row, "name"), *id = str(row, "containerId");
+    if (n)
+        return n;
+    if (id) {
+        snprintf(buf, 16, "%.12s", id);
+        return buf;
+    }
+    return "?";
+}
+
+static int row_fails(const json_t *row)
+{
+    return strcmp(str(row, "verdict"), "compliant") != 0;
+}
+
+static void text_row(report *r, const json_t *row)
+{
+    const char *v = str(row, "verdict");
+    char up[16], buf[16];
+    size_t k, i;
+    json_t *x;
+    for (k = 0; v[k] && k < sizeof up - 1; k++)
+        up[k] = (char)(v[k] - 32 * (v[k] >= 'a' && v[k] <= 'z'));
+    up[k] = '\0';
+    if (r->colour)
+        fputs(row_fails(row) ? "\033[31m" : "\033[32m", r->f);
+    fprintf(r->f, "%-12s", up);
+    if (r->colour)
+        fputs("\033[0m", r->f);
+    fputc(' ', r->f);
+    cli_put_field(r->f, row_label(row, buf));
+    if (str(row, "containerId") && str(row, "name"))
+        fprintf(r->f, " %.12s", str(row, "containerId"));
+    if (str(row, "certificateId"))
+        fprintf(r->f, " cert %.12s", str(row, "certificateId"));
+    json_array_foreach(json_object_get(row, "flags"), i, x)
+        fprintf(r->f, " [%s]", json_string_value(x));
+    fputc('\n', r->f);
+    json_array_foreach(json_object_get(row, "findings"), i, x) {
+        if (!failed_status(x))
+            continue;
+        char *exp = report_json_ascii(json_object_get(x, "expected"));
+        char *obs = report_json_ascii(json_object_get(x, "observed"));
+        fprintf(r->f, "    %s ", str(x, "status"));
+        cli_put_safe(r->f, str(x, "rule"));
+        fputs(": ", r->f);
+        cli_put_safe(r->f, str(x, "message"));
+        fprintf(r->f, " (expected %s, observed %s)\n", exp, obs);
+        free(exp);
+        free(obs);
+    }
+}
+
+static void sarif_row(report *r, const json_t *row)
+{
+    size_t i;
+    json_t *x;
+    char buf[16];
+    const char *id = str(row, "containerId");
+    json_array_foreach(json_object_get(row, "findings"), i, x) {
+        if (!failed_status(x))
+            continue;
+        char *msg = NULL;
+        const char *rule = str(x, "rule");
+        if (asprintf(&msg, "session %s: %s", row_label(row, buf), str(x, "message")) < 0) {
+            r->oom = 1;
+            return;
+        }
+        json_object_set_new(r->rules, rule, json_true());
+        json_t *loc = json_pack("{s:[{s:s, s:s*, s:s}]}", "logicalLocations", "fullyQualifiedName",
+                                id ? id : row_label(row, buf), "name", str(row, "name"), "kind",
+                                "resource");
+        char *file = str(row, "certificate") ? bx_unescape(str(row, "certificate"), NULL) : NULL;
+        char *uri = file ? bx_uri_path(file) : NULL;
+        if (loc && uri)
+            json_object_set_new(loc, "physicalLocation",
+                                json_pack("{s:{s:s}}", "artifactLocation", "uri", uri));
+        free(uri);
+        free(file);
+        json_t *o = json_pack("{s:s, s:s, s:{s:s}, s:[o], s:{s:O, s:O, s:O, s:O}}", "ruleId", rule,
+                              "level", "error", "message", "text", msg, "locations", loc,
+                              "properties", "verdict", json_object_get(row, "verdict"),
+                              "status", json_object_get(x, "status"), "expected",
+                              json_object_get(x, "expected"), "observed",
+                              json_object_get(x, "observed"));
+        free(msg);
+        put_json_doc(r, r->f, o, r->cases++ ? "," : "");
+        json_decref(o);
+    }
+}
+
+static void github_row(report *r, const json_t *row)
+{
+    size_t i;
+    json_t *x;
+    char buf[16];
+    if (!row_fails(row)) {
+        fputs("COMPLIANT ", r->f);
+        cli_put_safe(r->f, row_label(row, buf));
+        fputc('\n', r->f);
+        return;
+    }
+    json_array_foreach(json_object_get(row, "findings"), i, x) {
+        if (!failed_status(x))
+            continue;
+        fputs("::error title=", r->f);
+        gh_put(r->f, str(x, "rule"), 1, 1);
+        fputs("::session ", r->f);
+        gh_put(r->f, row_label(row, buf), 0, 1);
+        fputs(" is ", r->f);
+        gh_put(r->f, str(row, "verdict"), 0, 1);
+        fputs(": ", r->f);
+        gh_put(r->f, str(x, "message"), 0, 1);
+        fputc('\n', r->f);
+    }
+}
+
+void report_rows(report *r, const json_t *rows)
+{
+    size_t i, k;
+    json_t *row, *x;
+    char buf[16];
+
+    json_decref(r->rows);
+    r->rows = json_incref((json_t *)rows);
+    r->rows_failed = 0;
+    json_array_foreach(rows, i, row) {
+        r->rows_failed += row_fails(row);
+        switch (r->fmt) {
+        case FMT_TEXT: text_row(r, row); break;
+        case FMT_GITHUB: github_row(r, row); break;
+        case FMT_SARIF: sarif_row(r, row); break;
+        case FMT_JUNIT: {
+            char *cls = NULL;
+            if (asprintf(&cls, "expected session %s", row_label(row, buf)) < 0) {
+                r->oom = 1;
+                break;
+            }
+            json_array_foreach(json_object_get(row, "findings"), k, x)
+                junit_case(r, cls, str(row, "containerId"), str(x, "rule"), x);
+            free(cls);
+            break;
+        }
+        case FMT_JSON: break; /* written whole at the end */
+        }
+    }
 }
 
 static int copy_spool(report *r)
@@ -327,6 +596,26 @@ static int copy_spool(report *r)
     return ferror(r->spool) ? -1 : 0;
 }
 
+/* "; 4 expected sessions: 2 compliant, 1 noncompliant, 1 missing" */
+static void rows_summary(report *r, int json)
+{
+    size_t i, c = 0, nc = 0, m = 0, n = json_array_size(r->rows);
+    json_t *row;
+    json_array_foreach(r->rows, i, row) {
+        const char *v = str(row, "verdict");
+        c += strcmp(v, "compliant") == 0;
+        nc += strcmp(v, "noncompliant") == 0;
+        m += strcmp(v, "missing") == 0;
+    }
+    if (json)
+        fprintf(r->f, ",\"sessions\":{\"total\":%zu,\"compliant\":%zu,\"noncompliant\":%zu,"
+                      "\"missing\":%zu}",
+                n, c, nc, m);
+    else
+        fprintf(r->f, "; %zu expected session%s: %zu compliant, %zu noncompliant, %zu missing", n,
+                n == 1 ? "" : "s", c, nc, m);
+}
+
 int report_close(report *r)
 {
     int rc = 0;
@@ -334,19 +623,36 @@ int report_close(report *r)
     switch (r->fmt) {
     case FMT_TEXT:
     case FMT_GITHUB:
-        fprintf(r->f, "%zu certificate%s: %zu passed, %zu failed\n", r->n, r->n == 1 ? "" : "s",
+        fprintf(r->f, "%zu certificate%s: %zu passed, %zu failed", r->n, r->n == 1 ? "" : "s",
                 passed, r->failed);
+        if (r->nskipped)
+            fprintf(r->f, "; %zu skipped", r->nskipped);
+        if (r->rows)
+            rows_summary(r, 0);
+        fputc('\n', r->f);
         break;
     case FMT_JSON:
-        fprintf(r->f, "],\"summary\":{\"total\":%zu,\"passed\":%zu,\"failed\":%zu}}\n", r->n, passed,
+        fputs("]", r->f);
+        if (r->nskipped)
+            put_json_doc(r, r->f, r->skipped, ",\"skipped\":");
+        if (r->rows)
+            put_json_doc(r, r->f, r->rows, ",\"sessions\":");
+        fprintf(r->f, ",\"summary\":{\"total\":%zu,\"passed\":%zu,\"failed\":%zu", r->n, passed,
                 r->failed);
+        if (r->nskipped)
+            fprintf(r->f, ",\"skipped\":%zu", r->nskipped);
+        if (r->rows)
+            rows_summary(r, 1);
+        fputs("}}\n", r->f);
         break;
     case FMT_JUNIT:
         fprintf(r->f,
                 "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
                 "<testsuites name=\"boxcert %s\" tests=\"%zu\" failures=\"%zu\">\n"
-                "  <testsuite name=\"boxcert %s\" tests=\"%zu\" failures=\"%zu\" errors=\"0\">\n",
-                r->tool, r->cases, r->case_failures, r->tool, r->cases, r->case_failures);
+                "  <testsuite name=\"boxcert %s\" tests=\"%zu\" failures=\"%zu\" errors=\"0\" "
+                "skipped=\"%zu\">\n",
+                r->tool, r->cases, r->case_failures, r->tool, r->cases, r->case_failures,
+                r->nskipped);
         rc = copy_spool(r);
         fputs("  </testsuite>\n</testsuites>\n", r->f);
         break;
@@ -358,25 +664,40 @@ int report_close(report *r)
             json_array_append_new(rules, json_pack("{s:s}", "id", k));
         json_t *tool = json_pack("{s:{s:s, s:s, s:o}}", "driver", "name", "boxcert", "version",
                                  BOXCERT_VERSION, "rules", rules);
-        char *s = tool ? json_dumps(tool, JSON_COMPACT) : NULL;
         const char *pname = json_string_value(json_object_get(r->policy, "name"));
         json_t *pn = json_string(pname ? pname : "");
         char *pq = pn ? json_dumps(pn, JSON_ENCODE_ANY) : NULL;
-        fprintf(r->f, "],\"tool\":%s,\"properties\":{\"policy\":%s,\"policySha256\":\"%s\","
-                      "\"total\":%zu,\"passed\":%zu,\"failed\":%zu}}]}\n",
-                s ? s : "{}", pq ? pq : "\"\"", r->policy_sha, r->n, passed, r->failed);
+        fputs("],\"tool\":", r->f);
+        put_json_doc(r, r->f, tool, "");
+        if (r->nskipped) {
+            json_t *inv = json_pack("[{s:b, s:O}]", "executionSuccessful", 1,
+                                    "toolExecutionNotifications", r->skipped);
+            put_json_doc(r, r->f, inv, ",\"invocations\":");
+            json_decref(inv);
+        }
+        fprintf(r->f, ",\"properties\":{\"policy\":%s,\"policySha256\":\"%s\","
+                      "\"total\":%zu,\"passed\":%zu,\"failed\":%zu,\"skipped\":%zu",
+                pq ? pq : "\"\"", r->policy_sha, r->n, passed, r->failed, r->nskipped);
+        put_json_doc(r, r->f, r->inputs, ",\"inputs\":");
+        if (r->rows)
+            rows_summary(r, 1);
+        fputs("}}]}\n", r->f);
+        if (!pq)
+            r->oom = 1;
         free(pq);
         json_decref(pn);
-        free(s);
         json_decref(tool);
         break;
     }
     }
-    if (ferror(r->f))
+    if (ferror(r->f) || r->oom)
         rc = -1;
     if (r->spool)
         fclose(r->spool);
     json_decref(r->rules);
+    json_decref(r->inputs);
+    json_decref(r->skipped);
+    json_decref(r->rows);
     json_decref(r->policy);
     free(r);
     return rc;

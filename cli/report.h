@@ -20,15 +20,29 @@ int report_open(report **out, report_format fmt, FILE *f, const char *tool, cons
 /* One result: the input file (or commit) and, for JSON Lines bundles and notes, the
  * line (0 when none). */
 void report_result(report *r, const char *file, size_t line, const bx_verify_result *res);
-/* The summary; frees r. Returns 0, or -1 on a write error. */
+/* An input of a folder that was not read as a certificate (bx_source_read's skipped): listed,
+ * never failing. */
+void report_skipped(report *r, const char *file, const char *why);
+/* The rows of the expected sessions (bx_expect_check_rows; a reference is taken), after the
+ * last result: each is carried by every format, and each that is not compliant fails. */
+void report_rows(report *r, const json_t *rows);
+/* The summary; frees r. Returns 0, or -1 on a write error or when something could not be
+ * written whole (out of memory): the report is then not to be trusted. */
 int report_close(report *r);
 
-/* Escapers for strings that came from a certificate or an engine:
- * XML/HTML text and attributes (& < > " ' escaped; control characters as \xNN, which
- * XML 1.0 cannot carry); GitHub workflow commands (% CR LF encoded, and : , in
- * properties; other control characters as \xNN). */
+/* Escapers for strings that came from a certificate, an engine or a folder: the human escaping
+ * first (bx_escape, BX_ESC_HUMAN: controls, noncharacters, bidirectional and other invisible
+ * characters as \xNN or \u{XXXX}, a backslash doubled), then the format's own: XML/HTML text
+ * and attributes (& < > " ' as entities); GitHub workflow commands (% encoded, and : , in
+ * properties). The _json variants write ASCII JSON (report_json_ascii) with the format's
+ * escaping only. */
 void report_xml_put(FILE *f, const char *s);
+void report_xml_put_json(FILE *f, const char *ascii_json);
 void report_gh_put(FILE *f, const char *s, int property);
+void report_gh_put_json(FILE *f, const char *ascii_json);
+/* v as compact JSON in ASCII (every other character \uXXXX): caller frees; "null" copied when
+ * out of memory. */
+char *report_json_ascii(const json_t *v);
 
 size_t report_failed(const report *r);
 size_t report_count(const report *r);

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* The --expect parser on arbitrary bytes. What it accepts must hold what the schema says:
  * every entry names an Id (64 lowercase hex) or a valid name, and no Id is listed twice. */
-#include "bx_audit.h"
+#include "bx_expect.h"
 
 #include <stdint.h>
 #include <string.h>

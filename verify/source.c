@@ -68,6 +68,13 @@ static int open_regular(const char *path, struct stat *st, bx_error *why)
 {
     int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
     if (fd < 0) {
+        /* a socket cannot be opened at all (ENXIO): what is not a regular file is the input's
+         * fault, not the environment's */
+        struct stat ls;
+        if (errno == ENXIO && stat(path, &ls) == 0 && !S_ISREG(ls.st_mode))
+            return bx_error_set(why, BX_EINVAL, path,
+                                "not a regular file (a FIFO, socket or device is never read)"),
+                   -1;
         bx_error_errno(why, BX_EIO, path, "cannot open");
         return -1;
     }

@@ -18,37 +18,10 @@
 #define BX_AUDIT_H
 
 #include "bx_attest.h"
-#include "bx_verify.h"
+#include "bx_expect.h"
 
-/* ---- the --expect file: the launcher's list of sessions ----------------------------
- * One JSON document (schema: `boxcert schema expect`):
- *   {"version": 1, "sessions": [{"id": "<64 hex>", "name": "NAME", "startedAt": "T"}, ...]}
- * Each entry names a session by its container Id, its name, or both; startedAt (RFC 3339
- * UTC, fractional seconds allowed and dropped) optionally pins one start. */
-#define BX_EXPECT_MAX_SIZE (4 * 1024 * 1024)
-#define BX_EXPECT_MAX_SESSIONS 100000
-
-typedef struct {
-    char id[65]; /* 64 lowercase hex, or "" when not given */
-    char *name;  /* owned; NULL when not given. Without the engine's leading "/" */
-    int has_started;
-    int64_t started_at; /* seconds since the epoch, when has_started */
-} bx_expect_entry;
-
-typedef struct {
-    bx_expect_entry *v; /* owned */
-    size_t n;
-} bx_expect;
-
-/* Parse an expect document from buf (len bytes; a pure function: no I/O). name is used in
- * messages. Strict: one JSON object, duplicate keys, unknown members, NUL and invalid
- * UTF-8 refused; over BX_EXPECT_MAX_SIZE bytes or BX_EXPECT_MAX_SESSIONS entries refused;
- * two entries naming the same Id (or, without an Id, the same name) refused. Errors are
- * BX_ECONFIG with err->where "name:/json/pointer" (or "name:line:col"). On success the
- * caller owns *out (bx_expect_free); on error *out is empty. */
-int bx_expect_parse(const char *buf, size_t len, const char *name, bx_expect *out,
-                    bx_error *err) BX_WUR;
-void bx_expect_free(bx_expect *e);
+/* The --expect file (bx_expect_parse, bx_expect_load) and the matching of certificates to
+ * session starts are the expect module's (bx_expect.h): boxcert-verify links it too. */
 
 /* ---- the audit ----------------------------------------------------------------- */
 

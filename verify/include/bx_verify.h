@@ -154,4 +154,36 @@ int bx_seen_check(bx_seen *s, bx_verify_result *res, bx_error *err) BX_WUR;
 /* Write back (when changed) and release the lock. Returns the write's error. */
 int bx_seen_close(bx_seen *s, bx_error *err);
 
+/* ---- escaping (escape.c) -------------------------------------------------------------
+ * How a string that came from a certificate, an engine or a folder (a file name, a session
+ * name, a label) is written into a report: reversibly, so every result is carried whole
+ * (docs/ci.md, "Encodings"). A backslash is written "\\" (doubled); a byte that is not part of
+ * well-formed UTF-8 "\xNN" (two lowercase hex digits). With BX_ESC_HUMAN (text, github,
+ * junit, html) also C0 controls and DEL "\xNN", and C1 controls, noncharacters (U+FDD0 to
+ * U+FDEF, U+xFFFE, U+xFFFF), bidirectional controls (U+202A to U+202E, U+2066 to U+2069) and
+ * the other invisible format characters (category Cf, U+2028, U+2029) "\u{XXXX}" (upper-case
+ * hex, at least four digits); with BX_ESC_QUOTE a double quote as \" too. */
+enum { BX_ESC_BYTES = 0, BX_ESC_HUMAN = 1, BX_ESC_QUOTE = 2 };
+/* 1 for a code point a human format never shows as itself (controls, noncharacters,
+ * bidirectional controls, invisible format characters). */
+int bx_codepoint_hidden(uint32_t cp);
+/* The character at s (n > 0 bytes left; a byte that is not part of well-formed UTF-8 counts as
+ * one): *step is how many bytes it spans; returns the length of its escape, written into out
+ * (NUL-terminated), or 0 when it is written as itself. For writers that do not allocate. */
+size_t bx_escape_char(const char *s, size_t n, int flags, char out[12], size_t *step);
+/* 1 when bx_escape(s, flags) differs from s. */
+int bx_escape_needed(const char *s, int flags);
+/* The escaped form of s (NULL: ""). Caller frees; NULL only when out of memory. */
+char *bx_escape(const char *s, int flags);
+/* The bytes an escaped string stands for (caller frees; *len without the NUL, which may also
+ * occur inside), or NULL for an escape this encoding does not write, or out of memory. */
+char *bx_unescape(const char *s, size_t *len);
+/* s as an RFC 3986 path: every byte but the unreserved characters, the sub-delimiters, ':',
+ * '@' and '/' as %XX (SARIF's artifactLocation.uri). Caller frees; NULL when out of memory. */
+char *bx_uri_path(const char *s);
+/* s as one field of the text format: as it is when it is not empty and holds only
+ * [A-Za-z0-9-._:/@+,~%], else in double quotes with the human escaping and \" for a quote
+ * (a value can never read as a second field). Caller frees; NULL when out of memory. */
+char *bx_text_field(const char *s);
+
 #endif

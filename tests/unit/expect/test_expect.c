@@ -4,7 +4,7 @@
  * fixtures/audit/expect/invalid/<case>/{input.json, error} (the exact "where: message"
  * with the file named "expect"). BOXCERT_DUMP=1 writes a missing error file. */
 #include "tap.h"
-#include "bx_audit.h"
+#include "bx_expect.h"
 
 #include <dirent.h>
 #include <stdlib.h>

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* The --expect file: the launcher's list of the sessions it started. */
-#include "audit_internal.h"
+#include "bx_expect.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -30,7 +30,7 @@ static int bad(bx_error *err, const char *name, long i, const char *member, cons
     return bx_error_set(err, BX_ECONFIG, where, "%s", msg);
 }
 
-int bxu_container_name_ok(const char *s)
+int bx_container_name_ok(const char *s)
 {
     size_t n = s ? strlen(s) : 0;
 
@@ -58,7 +58,7 @@ static int entry(const json_t *o, const char *name, long i, bx_expect_entry *e, 
             const char *s = json_string_value(v);
             if (s && *s == '/')
                 return bad(err, name, i, "name", "a container name without the leading '/'");
-            if (!s || !bxu_container_name_ok(s))
+            if (!s || !bx_container_name_ok(s))
                 return bad(err, name, i, "name",
                            "not a container name ([A-Za-z0-9][A-Za-z0-9_.-]*, at most 255)");
             if (!(e->name = strdup(s)))
@@ -176,5 +176,23 @@ out:
     free(sorted.v); /* shallow: the names belong to e or *out */
     bx_expect_free(&e);
     json_decref(doc);
+    return rc;
+}
+
+int bx_expect_load(const char *path, bx_expect *out, bx_error *err)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    int rc;
+
+    memset(out, 0, sizeof *out);
+    /* a list that cannot be loaded, for whatever reason, is the configuration's fault */
+    if ((rc = bx_read_file(path, BX_EXPECT_MAX_SIZE, 0, &buf, &len, err)) != 0) {
+        if (rc != BX_ENOMEM)
+            err->code = BX_ECONFIG;
+        return err->code;
+    }
+    rc = bx_expect_parse(buf, len, path, out, err);
+    free(buf);
     return rc;
 }
