@@ -41,7 +41,7 @@ expect_rc 2 "a malformed --expect-image is a usage error" verify "$T/a.intoto.js
 
 # Replay.
 ok "first sight passes and is recorded" verify "$T/a.intoto.json" --seen "$T/seen"
-like "$T/seen" '^\{"boxcertSeen":1\}$' "seen file has its header"
+like "$T/seen" '^\{"boxcertSeen":2,"maxSkewSeconds":[0-9]+\}$' "seen file has its header (with the skew)"
 like "$T/seen" '"certificateId":"[0-9a-f]{64}"' "seen file records the certificate"
 expect_rc 1 "the same certificate again is a replay" verify "$T/a.intoto.json" --seen "$T/seen"
 like "$OUT" 'fail certificate.replay' "... as certificate.replay"
