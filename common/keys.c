@@ -452,6 +452,17 @@ static int public_key_usable(EVP_PKEY *k, bx_error *err)
     return 0;
 }
 
+/* The "-----BEGIN " lines of pem (at the start of a line). */
+static size_t pem_blocks(const char *pem, size_t len)
+{
+    static const char tag[] = "-----BEGIN ";
+    size_t n = 0;
+    for (size_t i = 0; i + sizeof tag - 1 <= len; i++)
+        if ((i == 0 || pem[i - 1] == '\n') && memcmp(pem + i, tag, sizeof tag - 1) == 0)
+            n++;
+    return n;
+}
+
 int bx_key_parse_public(const char *pem, size_t len, EVP_PKEY **out, bx_error *err)
 {
     int rc = 0;
@@ -466,6 +477,10 @@ int bx_key_parse_public(const char *pem, size_t len, EVP_PKEY **out, bx_error *e
         *out = k;
         return 0;
     }
+    /* one key a file: OpenSSL's reader would take the first block and ignore the rest */
+    if (pem_blocks(pem, len) > 1)
+        return bx_error_set(err, BX_ECONFIG, NULL,
+                            "more than one PEM block: a public key file holds one key");
     if (!(b = BIO_new_mem_buf(pem, (int)len)))
         return bx_error_ssl(err, BX_ENOMEM, NULL, "out of memory");
     k = PEM_read_bio_PUBKEY(b, NULL, NULL, NULL);

@@ -131,7 +131,7 @@ static int single(src *s, const char *path)
         if (len > (size_t)st.st_size) {
             close(fd);
             free(buf);
-            bx_error_set(&why, BX_ENOMEM, path, "changed while it was read");
+            bx_error_set(&why, BX_EIO, path, "changed while it was read");
             return error_input(s, path, 0, &why);
         }
     }

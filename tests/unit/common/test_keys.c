@@ -163,5 +163,34 @@ int main(void)
     refused("-----BEGIN PUBLIC KEY-----\nMCowBQYDK2VwAyEA\n-----END PUBLIC KEY-----\n",
             "a block cut short");
     refused("not a key\n", "no block");
+    /* two keys in one file: never the first taken and the second ignored */
+    {
+        bx_error err = {0};
+        EVP_PKEY *a = NULL, *b = NULL;
+        char *pa = NULL, *pb = NULL, *two = NULL;
+        if (bx_key_generate(BX_ALG_ED25519, &a, &err) == 0 &&
+            bx_key_generate(BX_ALG_ECDSA_P256, &b, &err) == 0 &&
+            bx_key_public_pem(a, &pa, &err) == 0 && bx_key_public_pem(b, &pb, &err) == 0 &&
+            asprintf(&two, "%s%s", pa, pb) > 0) {
+            EVP_PKEY *k = NULL;
+            /* (OpenSSL's reader alone would take the first block) */
+            is_int(bx_key_parse_public(two, strlen(two), &k, &err), BX_ECONFIG,
+                   "two PUBLIC KEY blocks: refused (%s)", err.msg);
+            EVP_PKEY_free(k);
+            k = NULL;
+            free(two);
+            if (asprintf(&two, "%s%s", pa, pa) > 0)
+                is_int(bx_key_parse_public(two, strlen(two), &k, &err), BX_ECONFIG,
+                       "the same PUBLIC KEY block twice: refused");
+            EVP_PKEY_free(k);
+        } else {
+            ok(0, "two keys made");
+        }
+        free(two);
+        free(pa);
+        free(pb);
+        EVP_PKEY_free(a);
+        EVP_PKEY_free(b);
+    }
     return tap_done();
 }
