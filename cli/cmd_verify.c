@@ -9,7 +9,7 @@
 
 static const char help[] =
     "usage: boxcert verify CERT... --policy FILE|PROFILE [--key PUB]... [--threshold N]\n"
-    "         [--at RFC3339] [--nonce HEX] [--expect-image sha256:HEX] [--expect-container ID|NAME]\n"
+    "         [--at RFC3339] [--nonce HEX] [--expect-image sha256:HEX] [--expect-container[-id|-name] C]\n"
     "         [--expect-label K=V]... [--expect-source COMMIT] [--seen FILE] [--jobs N]\n"
     "         [--expect FILE] [--recursive] [--max-size BYTES]\n"
     "         [--format text|json|junit|sarif|github] [--output FILE]\n\n"
@@ -23,7 +23,11 @@ static const char help[] =
     "  --at TIME              judge times at TIME (RFC 3339) instead of now\n"
     "  --nonce HEX            the certificate must carry this challenge\n"
     "  --expect-image ID      bind: predicate.image.id\n"
-    "  --expect-container C   bind: the session's container Id (or a 12+ digit prefix) or name\n"
+    "  --expect-container C   bind: the session's container Id (64 hex digits), an Id prefix\n"
+    "                         (12 to 63 hex digits) or, for anything else, its name; a session\n"
+    "                         named with an Id prefix it does not have is ambiguous (exit 2)\n"
+    "  --expect-container-id ID, --expect-container-name NAME\n"
+    "                         bind by the Id (or a 12+ digit prefix) only, or the name only\n"
     "  --expect-label K=V     bind: the session carries this label (repeatable)\n"
     "  --expect-source SHA    bind: the statement's source commit\n"
     "  --seen FILE            reject certificates seen before; record those that pass\n"
@@ -43,6 +47,7 @@ typedef struct {
     bx_seen *seen;
     bx_expect_check *expect; /* --expect, or NULL */
     int io_error, env_error;
+    int config_error; /* a certificate showed the gate misconfigured (an ambiguous binding) */
 } run;
 
 static int on_skip(void *arg, const char *file, const char *why)
@@ -73,6 +78,14 @@ static int on_result(void *arg, bx_batch_item *it)
         cli_report(it->file, &err);
         r->env_error = 1;
     }
+    if (it->res && it->res->config_error && !r->config_error) {
+        bx_error e = {0};
+        r->config_error = 1;
+        bx_error_set(&e, BX_ECONFIG, NULL,
+                     "--expect-container is ambiguous: the session is named so and its Id does "
+                     "not start with it; say --expect-container-id or --expect-container-name");
+        cli_report(it->file, &e);
+    }
     report_result(r->rep, it->file, it->line, it->res);
     return 0;
 }
@@ -88,6 +101,20 @@ static int check_binding_args(const bx_binding *b)
     for (size_t i = 0; i < b->nlabels; i++)
         if (!strchr(b->labels[i], '=') || b->labels[i][0] == '=')
             return cli_usage_error("--expect-label", "'%s' is not K=V", b->labels[i]);
+    if (!!b->container + !!b->container_id + !!b->container_name > 1)
+        return cli_usage_error("--expect-container",
+                               "give one of --expect-container, --expect-container-id and "
+                               "--expect-container-name");
+    if (b->container && !*b->container)
+        return cli_usage_error("--expect-container", "empty");
+    if (b->container_id && (strlen(b->container_id) < 12 || strlen(b->container_id) > 64 ||
+                            !bx_is_lower_hex(b->container_id, strlen(b->container_id))))
+        return cli_usage_error("--expect-container-id",
+                               "'%s' is not a container Id or a prefix of 12 or more lowercase hex "
+                               "digits",
+                               b->container_id);
+    if (b->container_name && !*b->container_name)
+        return cli_usage_error("--expect-container-name", "empty");
     return 0;
 }
 
@@ -100,6 +127,8 @@ int cmd_verify(int argc, char **argv)
                                          {"nonce", required_argument, 0, 'n'},
                                          {"expect-image", required_argument, 0, 'I'},
                                          {"expect-container", required_argument, 0, 'C'},
+                                         {"expect-container-id", required_argument, 0, 'D'},
+                                         {"expect-container-name", required_argument, 0, 'N'},
                                          {"expect-label", required_argument, 0, 'L'},
                                          {"expect-source", required_argument, 0, 'S'},
                                          {"seen", required_argument, 0, 's'},
@@ -146,6 +175,8 @@ int cmd_verify(int argc, char **argv)
         case 'n': vo.expect.nonce = optarg; break;
         case 'I': vo.expect.image = optarg; break;
         case 'C': vo.expect.container = optarg; break;
+        case 'D': vo.expect.container_id = optarg; break;
+        case 'N': vo.expect.container_name = optarg; break;
         case 'L': cli_list_add(&labels, optarg); break;
         case 'S': vo.expect.source = optarg; break;
         case 's': seen_path = optarg; break;
@@ -257,7 +288,8 @@ int cmd_verify(int argc, char **argv)
         goto out;
     }
     /* with --expect, an empty list and no certificate is a pass: nothing was to be shown */
-    rc = (r->io_error || r->env_error)             ? EXIT_ENV
+    rc = r->config_error                           ? EXIT_USAGE
+         : (r->io_error || r->env_error)           ? EXIT_ENV
          : failed || (total == 0 && !r->expect) ? EXIT_REJECT
                                                   : EXIT_PASS;
 out:

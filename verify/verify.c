@@ -170,14 +170,28 @@ int bx_label_matches(const json_t *labels, const char *kv)
     return v && strcmp(v, eq + 1) == 0;
 }
 
+/* A 12- to 64-digit lowercase hex prefix of the session's containerId. */
+static int id_prefix_of(const char *id, const char *want)
+{
+    size_t n = strlen(want);
+    return id && n >= 12 && n <= 64 && bx_is_lower_hex(want, n) && strncmp(id, want, n) == 0;
+}
+
+/* --expect-container: 1 match, 0 no match, -1 ambiguous (the session is named want, which
+ * could also be an Id prefix, and its Id does not start with it). A full Id is an Id only;
+ * 12 to 63 hex digits an Id prefix, never a name; anything else a name. */
 static int container_matches(const json_t *session, const char *want)
 {
     const char *id = json_string_value(json_object_get(session, "containerId"));
     const char *name = json_string_value(json_object_get(session, "name"));
     size_t n = strlen(want);
-    if (name && strcmp(name, want) == 0)
+    int hex = n >= 12 && n <= 64 && bx_is_lower_hex(want, n);
+
+    if (!hex)
+        return name && strcmp(name, want) == 0;
+    if (id_prefix_of(id, want))
         return 1;
-    return id && n >= 12 && n <= 64 && bx_is_lower_hex(want, n) && strncmp(id, want, n) == 0;
+    return n < 64 && name && strcmp(name, want) == 0 ? -1 : 0;
 }
 
 static const char *source_commit(const json_t *st)
@@ -203,7 +217,7 @@ static void bind_one(json_t *f, int ok, const char *what, const char *want, json
 }
 
 /* Step 10: challenge and bindings. */
-static void check_bindings(const bx_binding *b, const json_t *st, json_t *f)
+static void check_bindings(const bx_binding *b, const json_t *st, json_t *f, int *config_error)
 {
     const json_t *pred = json_object_get(st, "predicate");
     const json_t *session = json_object_get(pred, "session");
@@ -220,10 +234,28 @@ static void check_bindings(const bx_binding *b, const json_t *st, json_t *f)
         bind_one(f, json_is_string(img) && strcmp(json_string_value(img), b->image) == 0,
                  "image", b->image, img ? json_incref(img) : json_null());
     }
-    if (b->container)
-        bind_one(f, container_matches(session, b->container), "container", b->container,
-                 json_pack("{s:O?, s:O?}", "containerId", json_object_get(session, "containerId"),
-                           "name", json_object_get(session, "name")));
+    if (b->container || b->container_id || b->container_name) {
+        const char *id = json_string_value(json_object_get(session, "containerId"));
+        const char *name = json_string_value(json_object_get(session, "name"));
+        json_t *obs = json_pack("{s:O?, s:O?}", "containerId", json_object_get(session, "containerId"),
+                                "name", json_object_get(session, "name"));
+        int m;
+        if (b->container_id) {
+            bind_one(f, id_prefix_of(id, b->container_id), "container id", b->container_id, obs);
+        } else if (b->container_name) {
+            bind_one(f, name && strcmp(name, b->container_name) == 0, "container name",
+                     b->container_name, obs);
+        } else if ((m = container_matches(session, b->container)) >= 0) {
+            bind_one(f, m, "container", b->container, obs);
+        } else {
+            *config_error = 1;
+            bx_finding_add(f, "certificate.binding", "fail", json_string(b->container), obs,
+                           "--expect-container %s is ambiguous: the session is named so and "
+                           "its Id does not start with it; say --expect-container-id or "
+                           "--expect-container-name",
+                           b->container);
+        }
+    }
     for (size_t i = 0; i < b->nlabels; i++) {
         json_t *labels = json_object_get(session, "labels");
         bind_one(f, bx_label_matches(labels, b->labels[i]), "label", b->labels[i],
@@ -358,7 +390,7 @@ int bx_verify_envelope(const bx_policy *p, const bx_verify_opts *o, const char *
     }
     if (!check_times(p, o, pred, res->findings, issued))
         goto done;
-    check_bindings(&o->expect, st, res->findings);
+    check_bindings(&o->expect, st, res->findings, &res->config_error);
     bx_eval_ctx ctx = {.now = o->at};
     if (!(lacking = json_array())) {
         rc = bx_error_set(err, BX_ENOMEM, NULL, "out of memory");

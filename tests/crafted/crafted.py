@@ -379,6 +379,95 @@ for label, ys in (("small order", SMALL), ("y >= p", NONCANON)):
                     return rc_ == 2 and os.path.basename(kpath) in err_.decode(), f"exit {rc_}: {err_.decode()}"
                 case("ed25519", f"{label} y={raw.hex()[:12]}... sign {sign}, {reader}: exit 2", refused)
 
+# ---- [4/14] bindings mean one thing: sessions named with hex digits ----------------------------
+# (name, containerId, --expect-container value, option, exit): a full Id is an Id only; 12 to
+# 63 hex digits an Id prefix, ambiguous (exit 2) when the session has that name and another
+# Id; -id and -name say which.
+REAL = "c34ab363b7aba303cd2db5c6ed3a1d6f19eb501255c3523ed3fe359d06512e2c"
+OTHER = "0123456789ab0123456789ab0123456789ab0123456789ab0123456789abcdef"
+BDIR = os.path.join(WORK, "bindings")
+os.makedirs(BDIR, exist_ok=True)
+BINDING = []
+for n in (12, 13, 20, 32, 63):
+    p_ = OTHER[:n]
+    BINDING += [(p_, REAL, p_, "--expect-container", 2, f"named with another's {n}-digit prefix: ambiguous"),
+                (p_, REAL, p_, "--expect-container-name", 0, f"{n}-digit name, -name: the name"),
+                (p_, REAL, p_, "--expect-container-id", 1, f"{n}-digit name, -id: not its Id"),
+                (p_, OTHER, p_, "--expect-container", 0, f"named with its own {n}-digit prefix")]
+BINDING += [(OTHER, REAL, OTHER, "--expect-container", 1, "named with another's full Id: an Id only"),
+            (OTHER, REAL, OTHER, "--expect-container-name", 0, "the full-Id name, -name"),
+            (REAL, REAL, REAL, "--expect-container", 0, "its own full Id"),
+            (OTHER[:11], REAL, OTHER[:11], "--expect-container", 0, "11 hex digits are a name"),
+            (OTHER[:11], REAL, OTHER[:11], "--expect-container-id", 2, "-id of 11 digits: usage"),
+            ("web", REAL, REAL[:12], "--expect-container", 0, "a 12-digit prefix of its Id"),
+            ("web", REAL, REAL[:11], "--expect-container", 1, "an 11-digit prefix is a name"),
+            ("web", REAL, "web", "--expect-container-id", 2, "-id that is not hex: usage"),
+            ("web", REAL, REAL.upper()[:12], "--expect-container", 1, "upper-case hex is a name"),
+            ("web", REAL, "", "--expect-container", 2, "an empty value: usage")]
+for k, (name, cid, val, opt, want, what) in enumerate(BINDING):
+    def binding(k=k, name=name, cid=cid, val=val, opt=opt, want=want):
+        path = os.path.join(BDIR, f"b{k:02d}.intoto.json")
+        if not os.path.exists(path):
+            mkcert(path, name, cid)
+        rc_, out_, err_ = run(VERIFY + [path, opt, val])
+        return rc_ == want, f"exit {rc_}, want {want}\n{(out_ + err_).decode()[-400:]}"
+    case("binding", f"{what} ({opt}): exit {want}", binding)
+# two options at once is a usage error
+for a_, b_ in (("--expect-container", "--expect-container-id"),
+               ("--expect-container-id", "--expect-container-name"),
+               ("--expect-container", "--expect-container-name")):
+    def two(a_=a_, b_=b_):
+        rc_, out_, err_ = run(VERIFY + [CERT, a_, REAL[:12], b_, REAL[:12]])
+        return rc_ == 2, f"exit {rc_}"
+    case("binding", f"{a_} with {b_}: usage (exit 2)", two)
+
+# ---- [4/14] policy keywords vs names: a network keyword means only the keyword -----------------
+# a certificate whose session is on a network named after a keyword, under a policy allowing the
+# keyword (fail) or the name under names: (pass)
+NDIR = os.path.join(WORK, "networks")
+os.makedirs(NDIR, exist_ok=True)
+NETS = [("internal", False), ("container", None), ("internal", None), ("none", None)]
+for k, (net, internal) in enumerate(NETS):
+    path = os.path.join(NDIR, f"n{k}.intoto.json")
+    for form in (f"[{net}]", f"{{modes: [{net}]}}", f"{{names: [{net}]}}"):
+        # the keyword admits a network of its name only for none (the engine's own); internal
+        # not observed leaves the keyword unknown; names: admits the network of that name,
+        # except the engine's own none, which names: refuses (exit 2)
+        if "names" in form:
+            want = "refused" if net == "none" else "pass"
+        elif net == "none":
+            want = "pass"
+        elif net == "internal" and internal is None:
+            want = "unknown"
+        else:
+            want = "fail"
+
+        def words(k=k, net=net, internal=internal, form=form, want=want, path=path):
+            if not os.path.exists(path):
+                args = [MK, "envelope", "--statement", BASE, "--set",
+                        "/predicate/containment/network/mode", json.dumps(net)]
+                args += ["--set", "/predicate/containment/network/internal", json.dumps(internal)]
+                rc0, out0, err0 = run(args + ["--fix-inputs", "--key", KEY])
+                if rc0 != 0:
+                    return False, err0.decode()
+                open(path, "wb").write(out0)
+            pol = os.path.join(NDIR, f"p{k}-{form.count('names')}{form.count('modes')}.yaml")
+            text = re.sub(r"(?m)^  network: .*$", f"  network: {form}", open(POLICY).read(), count=1)
+            text = text.replace("file: keys/", f"file: {FIX}/keys/")
+            open(pol, "w").write(text)
+            rc_, out_, err_ = run([V, "verify", path, "--policy", pol, "--key", PUB, "--at", AT,
+                                   "--format", "json"])
+            if want == "refused":
+                return rc_ == 2, f"exit {rc_}: {err_.decode()}"
+            try:
+                st = {f_["rule"]: f_["status"] for f_ in json.loads(out_)["results"][0]["findings"]}
+            except Exception:  # noqa: BLE001
+                return False, f"exit {rc_}\n{(out_ + err_).decode()[-400:]}"
+            got = st.get("containment.network")
+            return got == want, f"containment.network {got}, want {want}"
+        case("policy-keyword", f"a network named {net} (internal {internal}) under network: {form}: {want}",
+             words)
+
 # ---- [4/14] a profile name is never a file ------------------------------------------------------
 PROFILES = ["strict", "strict@1", "strict@2", "gvisor", "gvisor@1", "gvisor@2", "cis-docker",
             "cis-docker@1", "cis-docker@2"]

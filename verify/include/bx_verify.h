@@ -9,7 +9,14 @@
  * member must match the certificate, else certificate.binding (or certificate.nonce). */
 typedef struct {
     const char *image;        /* "sha256:<hex>": predicate.image.id */
-    const char *container;    /* full Id, a prefix of 12 or more hex digits, or the name */
+    /* the session, three ways (docs/ci.md "Bindings"): container is the full 64-hex Id
+     * (matched to containerId only), 12 to 63 hex digits (a prefix of containerId; a session
+     * that has that name and another Id makes the binding ambiguous: config_error), or
+     * anything else (the name); container_id is only an Id or prefix of 12 or more hex
+     * digits; container_name only the name */
+    const char *container;
+    const char *container_id;
+    const char *container_name;
     const char *const *labels; /* "K=V" each, exact match in session.labels */
     size_t nlabels;
     const char *source;       /* 40-hex commit: the statement's source subject */
@@ -33,6 +40,10 @@ typedef struct {
      * ("containment.sysctls"), for a one-line hint */
     char lacks[160];
     unsigned lacks_version;
+    /* a misconfiguration of the gate this certificate showed (an --expect-container that is
+     * both a prefix of no Id of it and its session's name): the run exits 2; its finding says
+     * which */
+    int config_error;
 } bx_verify_result;
 
 /* Verify one envelope held in buf. Returns 0 with res filled (pass or not) for any

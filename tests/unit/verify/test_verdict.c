@@ -386,6 +386,75 @@ static void test_statement(void)
     bx_policy_free(p);
 }
 
+/* config_error after verifying buf with o at `at` (-1: no verdict). */
+static int config_error_of(const bx_policy *p, const bx_verify_opts *o, int64_t at,
+                           const char *buf, size_t len)
+{
+    bx_verify_opts vo = *o;
+    bx_verify_result res;
+    bx_error e;
+    int r;
+    vo.at = at;
+    r = bx_verify_envelope(p, &vo, buf, len, &res, &e) != 0 ? -1 : res.config_error;
+    bx_verify_result_free(&res);
+    return r;
+}
+
+/* Bindings mean one thing: a session named with hex digits. A full Id matches only the
+ * containerId; 12 to 63 hex digits only an Id prefix, and a session that has that name with
+ * another Id makes the binding ambiguous (the gate's error: config_error, exit 2). */
+static void test_hex_names(const bx_policy *p, int64_t at)
+{
+    static const struct {
+        const char *name, *want;
+        int status; /* 1 pass, 0 fail, -1 ambiguous */
+        const char *what;
+    } t[] = {
+        {"0123456789ab0123456789ab0123456789ab0123456789ab0123456789abcdef",
+         "0123456789ab0123456789ab0123456789ab0123456789ab0123456789abcdef", 0,
+         "a session named with another's full Id: the full Id is an Id only"},
+        {"0123456789ab", "0123456789ab", -1, "named with a 12-digit prefix it does not have"},
+        {"0123456789ab0123456789ab", "0123456789ab0123456789ab", -1,
+         "named with a 24-digit prefix it does not have"},
+        {"0123456789ab0123456789ab0123456789ab0123456789ab0123456789abcde",
+         "0123456789ab0123456789ab0123456789ab0123456789ab0123456789abcde", -1,
+         "named with a 63-digit prefix it does not have"},
+        {"c34ab363b7ab", "c34ab363b7ab", 1, "named with its own Id prefix: the Id matches"},
+        {"0123456789a", "0123456789a", 1, "11 hex digits are a name"},
+        {"0123456789AB", "0123456789AB", 1, "upper-case hex is a name"},
+        {"0123456789ab", "0123456789ac", 0, "another 12-digit prefix, not the name either"},
+    };
+    for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
+        json_t *st = json_deep_copy(base);
+        size_t len = 0;
+        char *c;
+        bx_verify_opts o = {0};
+        set(st, "predicate/session/name", json_string(t[i].name));
+        fix_inputs(st);
+        c = sign(st, &len, A, -1);
+        o.expect.container = t[i].want;
+        if (t[i].status < 0) {
+            expect(p, &o, at, c, len, "certificate.binding", "fail", "%s: fails", t[i].what);
+            is_int(config_error_of(p, &o, at, c, len), 1, "... and is the gate's error (exit 2)");
+            o.expect.container = NULL;
+            o.expect.container_name = t[i].want;
+            expect(p, &o, at, c, len, "certificate.binding", "pass",
+                   "... --expect-container-name says it is the name");
+            o.expect.container_name = NULL;
+            o.expect.container_id = t[i].want;
+            expect(p, &o, at, c, len, "certificate.binding", "fail",
+                   "... --expect-container-id says it is an Id");
+            is_int(config_error_of(p, &o, at, c, len), 0, "... and no error then");
+        } else {
+            expect(p, &o, at, c, len, "certificate.binding", t[i].status ? "pass" : "fail", "%s",
+                   t[i].what);
+            is_int(config_error_of(p, &o, at, c, len), 0, "... no gate error");
+        }
+        free(c);
+        json_decref(st);
+    }
+}
+
 /* Step 10: the challenge and every binding, matching and not. */
 static void test_bindings(void)
 {
@@ -428,6 +497,27 @@ static void test_bindings(void)
     expect(p, &o, at, c, len, "certificate.binding", "pass", "the container name");
     o.expect.container = "bxc-hardene";
     expect(p, &o, at, c, len, "certificate.binding", "fail", "another container name");
+    o = (bx_verify_opts){0};
+    o.expect.container_id = "c34ab363b7ab";
+    expect(p, &o, at, c, len, "certificate.binding", "pass", "--expect-container-id: a prefix");
+    o.expect.container_id = "c34ab363b7ac";
+    expect(p, &o, at, c, len, "certificate.binding", "fail", "--expect-container-id: another");
+    o.expect.container_id = "c34ab363b7a";
+    expect(p, &o, at, c, len, "certificate.binding", "fail",
+           "--expect-container-id: 11 digits are too few");
+    o.expect.container_id = "bxc-hardened";
+    expect(p, &o, at, c, len, "certificate.binding", "fail",
+           "--expect-container-id never matches the name");
+    o.expect.container_id = NULL;
+    o.expect.container_name = "bxc-hardened";
+    expect(p, &o, at, c, len, "certificate.binding", "pass", "--expect-container-name: the name");
+    o.expect.container_name = "c34ab363b7ab";
+    expect(p, &o, at, c, len, "certificate.binding", "fail",
+           "--expect-container-name never matches an Id prefix");
+    o.expect.container_name = "c34ab363b7aba303cd2db5c6ed3a1d6f19eb501255c3523ed3fe359d06512e2c";
+    expect(p, &o, at, c, len, "certificate.binding", "fail",
+           "--expect-container-name never matches the Id");
+    test_hex_names(p, at);
     o = (bx_verify_opts){0};
     o.expect.source = "0123456789abcdef0123456789abcdef01234567";
     expect(p, &o, at, sc, slen, "certificate.binding", "pass", "the source commit bound");
