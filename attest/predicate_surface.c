@@ -318,17 +318,18 @@ static json_t *lexical_path(const char *src)
 
 /* The host path of a bind's source. With an engine on this host (a unix socket), the
  * canonical path, links resolved here; with a remote engine (tcp://) this host's links say
- * nothing about the engine's, so the path as given, made lexical only. Else src as given. */
+ * nothing about the engine's, so the path as given, made lexical only (as is a path that no
+ * longer resolves here). A source that is not an absolute path (none: "") as given. */
 static json_t *canonical_source(const bxa_pctx *x, const char *src)
 {
     char buf[PATH_MAX];
     json_t *r = NULL;
     int local = !x->endpoint || strncmp(x->endpoint, "unix://", 7) == 0 || x->endpoint[0] == '/';
 
-    if (src && src[0] == '/' && !local)
-        r = lexical_path(src);
-    else if (src && src[0] == '/' && realpath(src, buf))
+    if (src && src[0] == '/' && local && realpath(src, buf))
         r = json_string(buf); /* NULL when the host's path is not UTF-8 */
+    else if (src && src[0] == '/') /* remote, or gone from this host: lexical only */
+        r = lexical_path(src);
     return r ? r : json_string(src ? src : "");
 }
 

@@ -658,9 +658,8 @@ int bxa_parse_devices_list(const char *buf, size_t len, int *allow_all, json_t *
         return bx_error_set(err, BX_EINVAL, "devices.list", "NUL byte");
     }
     while (next_line(buf, len, &at, &line, &ln)) {
-        char type, maj[12], min[12], acc[8];
+        bx_devrule dr;
         char tmp[64];
-        int used = 0;
 
         if (ln == 0)
             continue;
@@ -670,13 +669,12 @@ int bxa_parse_devices_list(const char *buf, size_t len, int *allow_all, json_t *
         }
         memcpy(tmp, line, ln);
         tmp[ln] = '\0';
-        if (sscanf(tmp, "%c %11[0-9*]:%11[0-9*] %7[rwm]%n", &type, maj, min, acc, &used) != 4 ||
-            tmp[used] != '\0' || !strchr("abc", type)) {
+        if (bx_devrule_parse(tmp, &dr) != 0) { /* read exactly, as the kernel writes them */
             json_decref(r);
             return bx_error_set(err, BX_EINVAL, "devices.list", "not a device rule: %s", tmp);
         }
-        if (type == 'a' && strcmp(maj, "*") == 0 && strcmp(min, "*") == 0 &&
-            strcmp(acc, "rwm") == 0)
+        if (dr.type == 'a' && dr.major == -1 && dr.minor == -1 &&
+            dr.access == (BX_DEV_READ | BX_DEV_WRITE | BX_DEV_MKNOD))
             *allow_all = 1;
         if (json_array_size(r) >= BXA_DEVICE_RULES_MAX ||
             json_array_append_new(r, json_string(tmp)) != 0) {

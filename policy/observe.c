@@ -8,6 +8,7 @@
 
 #include <stdarg.h>
 #include <stdlib.h>
+#include <ctype.h>
 #include <string.h>
 
 /* ---- paths ---------------------------------------------------------------------- */
@@ -137,33 +138,22 @@ bxp_tri bxp_user_read(const json_t *user, bxp_user *u)
 }
 
 /* The standard pseudo-devices the engine allows in every session (and mknod of any). */
-static const struct {
-    char type;
-    const char *major, *minor, *access;
-} default_devices[] = {
-    {'c', "*", "*", "m"},   {'b', "*", "*", "m"},     {'c', "1", "3", "rwm"},
-    {'c', "1", "5", "rwm"}, {'c', "1", "7", "rwm"},   {'c', "1", "8", "rwm"},
-    {'c', "1", "9", "rwm"}, {'c', "5", "0", "rwm"},   {'c', "5", "1", "rwm"},
-    {'c', "5", "2", "rwm"}, {'c', "136", "*", "rwm"}, {'c', "10", "200", "rwm"},
+static const char *const default_devices[] = {
+    "c *:* m",   "b *:* m",   "c 1:3 rwm", "c 1:5 rwm", "c 1:7 rwm",   "c 1:8 rwm",
+    "c 1:9 rwm", "c 5:0 rwm", "c 5:1 rwm", "c 5:2 rwm", "c 136:* rwm", "c 10:200 rwm",
 };
 
 int bxp_default_device_rule(const char *rule)
 {
-    char type, major[12], minor[12], access[8];
-    int n = 0;
+    bx_devrule r, d;
 
-    if (!rule ||
-        sscanf(rule, "%c %11[0-9*]:%11[0-9*] %7[rwm]%n", &type, major, minor, access, &n) != 4 ||
-        rule[n] != '\0')
-        return 0;
+    if (bx_devrule_parse(rule, &r) != 0)
+        return 0; /* read exactly: "c 1:3rwm" is no rule, never c 1:3 rwm */
     for (size_t i = 0; i < sizeof default_devices / sizeof default_devices[0]; i++) {
-        if (default_devices[i].type != type || strcmp(default_devices[i].major, major) != 0 ||
-            strcmp(default_devices[i].minor, minor) != 0)
+        if (bx_devrule_parse(default_devices[i], &d) != 0 || d.type != r.type ||
+            d.major != r.major || d.minor != r.minor)
             continue;
-        for (const char *a = access; *a; a++)
-            if (!strchr(default_devices[i].access, *a))
-                return 0;
-        return 1;
+        return bx_devrule_within(&r, &d);
     }
     return 0;
 }
@@ -392,4 +382,64 @@ void bxp_restart_finding(const bxp_ev *e, const char *id, long long max, const j
     else
         bxp_add(e, "containment.restart", status, bxp_copy(expected), bxp_copy(rp),
                 "%s; policy allows %lld", text, max);
+}
+
+/* ---- LSM labels --------------------------------------------------------------------------- */
+
+/* SELinux types that confine nothing: the super-privileged and unconfined domains, the
+ * engine's own and the kernel's. */
+static const char *const selinux_unconfined[] = {"spc_t",          "unconfined_t",
+                                                 "unconfined_service_t", "container_runtime_t",
+                                                 "kernel_t",       NULL};
+
+/* The type of an SELinux label: "user:role:type[:level]" (the level may hold ':' itself), or
+ * the engine's label= options joined with ',' ("type:spc_t,level:s0:c1"); into out, 0, or -1
+ * when there is no type in it. */
+static int selinux_type(const char *label, char *out, size_t n)
+{
+    const char *p = label, *e;
+    size_t k;
+    if (strstr(label, "type:") == label || strstr(label, ",type:")) {
+        p = strstr(label, "type:") == label ? label + 5 : strstr(label, ",type:") + 6;
+        e = strchr(p, ',');
+        k = e ? (size_t)(e - p) : strlen(p);
+    } else {
+        for (int i = 0; i < 2; i++) {
+            if (!(p = strchr(p, ':')))
+                return -1;
+            p++;
+        }
+        e = strchr(p, ':');
+        k = e ? (size_t)(e - p) : strlen(p);
+    }
+    if (k == 0 || k >= n)
+        return -1;
+    memcpy(out, p, k);
+    out[k] = '\0';
+    for (size_t i = 0; i < k; i++)
+        if (!isalnum((unsigned char)out[i]) && out[i] != '_')
+            return -1;
+    return 0;
+}
+
+int bxp_lsm_confines(const char *member, const char *v)
+{
+    char type[128];
+    if (!v || !*v)
+        return 0; /* none: disabled */
+    if (strcmp(member, "label") != 0) /* AppArmor: a profile other than unconfined */
+        return strcmp(v, "unconfined") != 0;
+    if (selinux_type(v, type, sizeof type) != 0)
+        return -1;
+    for (const char *const *u = selinux_unconfined; *u; u++)
+        if (strcmp(type, *u) == 0)
+            return 0;
+    return 1;
+}
+
+int bxp_mount_canonical(const json_t *m)
+{
+    const char *src = json_string_value(json_object_get(m, "source"));
+    const char *dest = json_string_value(json_object_get(m, "destination"));
+    return (!src || !*src || bx_path_canonical(src)) && (!dest || bx_path_canonical(dest));
 }

@@ -5,6 +5,8 @@
  * lists them. They read the same predicate fields as the policy rules. */
 #include "policy_internal.h"
 
+#include <arpa/inet.h>
+
 #include <string.h>
 
 #define LIST_MAX BXP_LIST_MAX
@@ -37,13 +39,16 @@ static void cis_lsm(const bxp_ev *e, const char *id, const char *field, const ch
 {
     const json_t *lsm = bxp_seen(e->cont, field), *avail = bxp_seen(lsm, "available");
     const char *v = json_string_value(bxp_seen(lsm, member));
-    int confined = v && strcmp(v, "unconfined") != 0;
+    int confined = bxp_lsm_confines(member, v);
 
     if (!json_is_boolean(avail))
         bxp_cis(e, id, "unknown", json_string("confined"), bxp_copy(lsm),
                 "whether the host has %s was not observed", name);
     else if (!json_is_true(avail))
         bxp_cis(e, id, "n/a", json_string("confined"), bxp_copy(lsm), "the host has no %s", name);
+    else if (confined < 0)
+        bxp_cis(e, id, "unknown", json_string("confined"), bxp_copy(lsm),
+                "%s %s %s has no type to judge", name, member, v);
     else
         bxp_cis(e, id, confined ? "pass" : "fail", json_string("confined"), bxp_copy(lsm),
                 "%s %s %s", name, member, v ? v : "none (disabled)");
@@ -116,6 +121,10 @@ static void cis_5_6(const bxp_ev *e)
         const char *src = json_string_value(json_object_get(m, "source"));
         const char *srcs[2] = {src, json_string_value(json_object_get(m, "sourceAsGiven"))};
         int hit = 0;
+        if (!bxp_mount_canonical(m)) { /* a v1 certificate's path: not comparable */
+            unseen = 1;
+            continue;
+        }
         for (int k = 0; k < 2 && !hit; k++) {
             hit = srcs[k] && strcmp(srcs[k], "/") == 0;
             for (size_t d = 0; srcs[k] && !hit && d < sizeof dirs / sizeof dirs[0]; d++)
@@ -141,12 +150,44 @@ static void cis_5_6(const bxp_ev *e)
             msg);
 }
 
+/* A port's host address binds every interface: "" (the engine's all), or any spelling of
+ * an unspecified address (0.0.0.0, ::, ::0, 0:0:0:0:0:0:0:0, ::ffff:0.0.0.0, [::]): 1; a
+ * specific address: 0; not an address at all: -1. */
+static int all_interfaces(const char *ip)
+{
+    unsigned char a[16];
+    char buf[64];
+    size_t n;
+    if (!ip)
+        return -1;
+    if (!*ip)
+        return 1;
+    n = strlen(ip);
+    if (ip[0] == '[' && n > 2 && ip[n - 1] == ']' && n - 2 < sizeof buf) {
+        memcpy(buf, ip + 1, n - 2);
+        buf[n - 2] = '\0';
+        ip = buf;
+    }
+    if (inet_pton(AF_INET, ip, a) == 1)
+        return !a[0] && !a[1] && !a[2] && !a[3];
+    if (inet_pton(AF_INET6, ip, a) == 1) {
+        static const unsigned char mapped[12] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff};
+        int zero = 1;
+        for (int i = 12; i < 16; i++)
+            zero &= a[i] == 0;
+        for (int i = 0; i < 10; i++)
+            zero &= a[i] == 0;
+        return zero && ((a[10] == 0 && a[11] == 0) || memcmp(a, mapped, 12) == 0);
+    }
+    return -1;
+}
+
 static void cis_ports(const bxp_ev *e, const char *id)
 {
     const json_t *ports = bxp_seen(e->cont, "network.ports"), *p;
     char msg[MSG_MAX] = "", one[96];
     size_t i;
-    int priv = strcmp(id, "5.8") == 0;
+    int priv = strcmp(id, "5.8") == 0, odd = 0;
 
     if (!json_is_array(ports)) {
         bxp_cis(e, id, "unknown", json_null(), json_null(), "published ports not observed");
@@ -156,8 +197,9 @@ static void cis_ports(const bxp_ev *e, const char *id)
     {
         long long hp = json_integer_value(json_object_get(p, "hostPort"));
         const char *ip = json_string_value(json_object_get(p, "hostIp"));
-        int bad = priv ? hp > 0 && hp < 1024
-                       : !ip || !*ip || strcmp(ip, "0.0.0.0") == 0 || strcmp(ip, "::") == 0;
+        int all = priv ? 0 : all_interfaces(ip);
+        int bad = priv ? hp > 0 && hp < 1024 : all == 1;
+        odd |= all < 0;
         if (bad)
             bxp_append(msg, sizeof msg, "%s%s", *msg ? ", " : "",
                        bxp_port_text(p, one, sizeof one));
@@ -166,9 +208,14 @@ static void cis_ports(const bxp_ev *e, const char *id)
         bxp_cis(e, id, *msg ? "fail" : "pass", json_string("host ports >= 1024"), bxp_copy(ports),
                 "%s%s", *msg ? "privileged host ports: " : "no privileged host port", msg);
     else
-        bxp_cis(e, id, *msg ? "fail" : "pass", json_string("bound to a host interface"),
-                bxp_copy(ports), "%s%s",
-                *msg ? "ports bound to every interface: " : "no port bound to every interface",
+        bxp_cis(e, id,
+                *msg  ? "fail"
+                : odd ? "unknown"
+                      : "pass",
+                json_string("bound to a host interface"), bxp_copy(ports), "%s%s",
+                *msg  ? "ports bound to every interface: "
+                : odd ? "a port's host address is not an address"
+                      : "no port bound to every interface",
                 msg);
 }
 
@@ -409,6 +456,7 @@ static void cis_5_32(const bxp_ev *e)
     char msg[MSG_MAX] = "";
     json_t *bad = json_array();
     size_t i;
+    int odd = 0;
 
     if (!json_is_array(mounts)) {
         json_decref(bad);
@@ -421,6 +469,7 @@ static void cis_5_32(const bxp_ev *e)
         const char *src = json_string_value(json_object_get(m, "source"));
         const char *given = json_string_value(json_object_get(m, "sourceAsGiven"));
         int hit = (src && rootless_socket(src)) || (given && rootless_socket(given));
+        odd |= !bxp_mount_canonical(m);
         for (const char *const *s = engine_sockets; !hit && *s; s++)
             hit = (src && bxp_path_under(*s, src)) || (given && bxp_path_under(*s, given));
         if (hit) {
@@ -428,9 +477,15 @@ static void cis_5_32(const bxp_ev *e)
             json_array_append_new(bad, bxp_copy(m));
         }
     }
-    bxp_cis(e, "5.32", *msg ? "fail" : "pass", json_string("no engine socket"),
-            bxp_observed_list(bad, mounts), "%s%s",
-            *msg ? "engine socket mounted: " : "no engine socket mounted", msg);
+    bxp_cis(e, "5.32",
+            *msg  ? "fail"
+            : odd ? "unknown"
+                  : "pass",
+            json_string("no engine socket"), bxp_observed_list(bad, mounts), "%s%s",
+            *msg  ? "engine socket mounted: "
+            : odd ? "a mount's path is not in canonical form"
+                  : "no engine socket mounted",
+            msg);
 }
 
 void bxp_eval_cis(const bxp_ev *e)

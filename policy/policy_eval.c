@@ -524,8 +524,7 @@ static void eval_lsm(const bxp_ev *e, const char *rule, const char *key, const c
     const json_t *avail = bxp_seen(lsm, "available");
     const char *v = json_string_value(bxp_seen(lsm, member));
     int required;
-    int confined =
-        v && strcmp(v, "unconfined") != 0 && !strstr(v, ":spc_t:") && !strstr(v, ":unconfined_t:");
+    int confined = bxp_lsm_confines(member, v);
 
     if (!p)
         return;
@@ -538,9 +537,14 @@ static void eval_lsm(const bxp_ev *e, const char *rule, const char *key, const c
     else if (!required)
         bxp_add(e, rule, "pass", bxp_copy(p), bxp_copy(lsm), "%s %s %s; policy allows any", name,
                 member, v ? v : "none");
+    else if (confined < 0)
+        bxp_add(e, rule, "unknown", bxp_copy(p), bxp_copy(lsm),
+                "%s %s %s has no type to judge; policy requires one that confines", name, member,
+                v);
     else
         bxp_add(e, rule, confined ? "pass" : "fail", bxp_copy(p), bxp_copy(lsm),
-                "%s %s %s; policy requires one", name, member, v ? v : "none (disabled)");
+                "%s %s %s; policy requires one that confines", name, member,
+                v ? v : "none (disabled)");
 }
 
 static void eval_runtime(const bxp_ev *e)
@@ -789,7 +793,7 @@ static void eval_write_surface(const bxp_ev *e)
     const char *wpaths[32]; /* each writable entry's path, looked up once (when they fit) */
     size_t nw = json_array_size(writable);
     char msg[MSG_MAX] = "", why[256];
-    size_t i, bad = 0;
+    size_t i, bad = 0, odd = 0;
     json_t *refused = NULL;
 
     if (!writable)
@@ -807,6 +811,11 @@ static void eval_write_surface(const bxp_ev *e)
     refused = json_array();
     json_array_foreach(ws, i, s)
     {
+        const char *sp = json_string_value(json_object_get(s, "path"));
+        if (sp && !bx_path_canonical(sp)) { /* a v1 certificate's: not comparable */
+            odd++;
+            continue;
+        }
         surface_verdict(writable, nw <= sizeof wpaths / sizeof *wpaths ? wpaths : NULL, s, why,
                         sizeof why);
         if (*why) {
@@ -819,6 +828,10 @@ static void eval_write_surface(const bxp_ev *e)
         bxp_add(e, "containment.write_surface", "fail", bxp_copy(writable),
                 bxp_observed_list(refused, ws), "%zu of %zu writable places refused: %s", bad,
                 json_array_size(ws), msg);
+    else if (odd)
+        bxp_add(e, "containment.write_surface", "unknown", bxp_copy(writable),
+                bxp_observed_list(refused, ws),
+                "%zu writable place(s) with a path not in canonical form", odd);
     else
         bxp_add(e, "containment.write_surface", "pass", bxp_copy(writable),
                 bxp_observed_list(refused, ws), "all %zu writable places are allowed",
@@ -846,8 +859,9 @@ static void eval_mounts(const bxp_ev *e)
         const char *dest = json_string_value(json_object_get(m, "destination"));
         const json_t *ro = json_object_get(m, "readOnly");
         const char *src = json_string_value(json_object_get(m, "source"));
-        if (!src) {
-            bxp_append(unseen, sizeof unseen, "%s%s", *unseen ? ", " : "", dest ? dest : "?");
+        if (!src || !bxp_mount_canonical(m)) { /* not observed, or not comparable */
+            bxp_append(unseen, sizeof unseen, "%s%s%s", *unseen ? ", " : "", dest ? dest : "?",
+                       src && !bxp_mount_canonical(m) ? " (a path not in canonical form)" : "");
             continue;
         }
         json_array_foreach(forbidden, j, f)

@@ -116,6 +116,15 @@ const json_t *bxp_seen(const json_t *o, const char *path);
 json_t *bxp_copy(const json_t *v);
 /* "a, b, c" (strings, or numbers for unknown capability bits) into out; "none" when empty. */
 const char *bxp_join(const json_t *arr, char *out, size_t n);
+/* A mount's source (when it has one) and destination are canonical paths (bx_path_canonical):
+ * a v2 certificate's always are (its schema); in a v1 certificate a path that is not makes
+ * each rule that compares it unknown, never a raw string comparison. */
+int bxp_mount_canonical(const json_t *m);
+/* Does an LSM value confine? member "profile" (AppArmor: anything but unconfined) or "label"
+ * (SELinux: its type, from user:role:type[:level] or the joined label= options, is not one
+ * of the unconfined domains spc_t, unconfined_t, ...): 1, 0 (also for none), -1 when the
+ * label has no type to judge. */
+int bxp_lsm_confines(const char *member, const char *v);
 /* containment.network's keywords: none host bridge internal container (policy_schema.c) */
 extern const char *const bxp_network_keywords[];
 /* Append to a bounded message buffer ("..." when it is full). */

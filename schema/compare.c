@@ -92,6 +92,24 @@ static int net_rank(const char *mode)
     return 3;
 }
 
+/* Two container references (a name, an Id, a 12- or more digit Id prefix) are the same
+ * container: equal, or one a hex prefix of 12 or more digits of the other's 64-digit Id. */
+static int same_container(const char *a, const char *b)
+{
+    size_t na = strlen(a), nb = strlen(b);
+    if (!na || !nb)
+        return 0;
+    if (na == nb)
+        return strcmp(a, b) == 0;
+    if (na > nb) {
+        const char *t = a;
+        size_t tn = na;
+        a = b, na = nb, b = t, nb = tn;
+    }
+    return nb == 64 && na >= 12 && bx_is_lower_hex(a, na) && bx_is_lower_hex(b, nb) &&
+           strncmp(a, b, na) == 0;
+}
+
 static bx_cmp subset_of(const json_t *eff, const json_t *req, const char *what_weaker, char *why,
                         size_t n)
 {
@@ -130,6 +148,10 @@ bx_cmp bxs_cmp_network(const json_t *req, const json_t *c, char *why, size_t n)
             return WEAKER(why, n, "a weaker network mode");
         if (net_rank(emode) == 3 && net_rank(rmode) == 3 && strcmp(emode, rmode) != 0)
             return WEAKER(why, n, "another network than the one requested");
+        /* container:<id>: the same container's namespace, by its name or its Id (a 12-digit
+         * or longer prefix of one names the other), never another's */
+        if (net_rank(emode) == 1 && net_rank(rmode) == 1 && !same_container(emode + 10, rmode + 10))
+            return WEAKER(why, n, "another container's network than the one requested");
     }
     if (json_is_true(member(req, "internal")) && !(emode && !strcmp(emode, "none"))) {
         v = member(net, "internal");
@@ -589,6 +611,21 @@ bx_cmp bxs_cmp_surface(const json_t *req, const json_t *c, char *why, size_t n)
     return AT_LEAST(why, n);
 }
 
+/* private > slave > shared: what the session's mounts share with the host's. The engine's
+ * default ("") is rprivate for a bind. Unknown words, or none observed, rank lowest. */
+static int propagation_rank(const char *p)
+{
+    if (!p)
+        return -1;
+    if (!strcmp(p, "") || !strcmp(p, "private") || !strcmp(p, "rprivate"))
+        return 2;
+    if (!strcmp(p, "slave") || !strcmp(p, "rslave"))
+        return 1;
+    if (!strcmp(p, "shared") || !strcmp(p, "rshared"))
+        return 0;
+    return -1;
+}
+
 bx_cmp bxs_cmp_mounts(const json_t *req, const json_t *c, char *why, size_t n)
 {
     const json_t *list = member(c, "mounts"), *e, *r;
@@ -614,6 +651,10 @@ bx_cmp bxs_cmp_mounts(const json_t *req, const json_t *c, char *why, size_t n)
                 continue;
             if (json_is_true(member(r, "readOnly")) && !json_is_true(member(e, "readOnly")))
                 continue; /* read-only was asked, read-write is weaker */
+            if (smember(r, "propagation") &&
+                propagation_rank(smember(e, "propagation")) <
+                    propagation_rank(smember(r, "propagation")))
+                continue; /* a more shared propagation than the one asked is weaker */
             found = 1;
             break;
         }
@@ -661,9 +702,20 @@ bx_cmp bxs_cmp_devices(const json_t *req, const json_t *c, char *why, size_t n)
         if (!ok)
             return WEAKER(why, n, "a host device that was not requested");
     }
+    /* rules by what they allow, read exactly: "c 1:3 r" is within a requested "c 1:* rw" */
     json_array_foreach(member(dev, "cgroupRules"), i, e)
     {
-        if (!listed(member(req, "cgroupRules"), e))
+        bx_devrule er, rr;
+        int ok = 0;
+        if (bx_devrule_parse(json_string_value(e), &er) != 0)
+            return UNKNOWN(why, n, "a device rule that is not TYPE MAJOR:MINOR ACCESS");
+        json_array_foreach(member(req, "cgroupRules"), j, r)
+        {
+            if (bx_devrule_parse(json_string_value(r), &rr) != 0)
+                return UNKNOWN(why, n, "a requested device rule that is not TYPE MAJOR:MINOR ACCESS");
+            ok |= bx_devrule_within(&er, &rr);
+        }
+        if (!ok)
             return WEAKER(why, n, "a device rule that was not requested");
     }
     return AT_LEAST(why, n);

@@ -127,6 +127,17 @@ static const bx_shape time_s = {.kind = BX_K_STRING,
                                        "a real calendar date."};
 static const bx_shape path = {
     .kind = BX_K_STRING, .fmt = BX_F_ABSPATH, .def = "path", .doc = "An absolute path."};
+/* From v2 a path the policy compares is canonical: /a/b, no //, ., .. or trailing / */
+static const bx_shape canon_path = {.kind = BX_K_STRING,
+                                    .fmt = BX_F_CANONPATH,
+                                    .def = "canonicalPath",
+                                    .doc = "An absolute path in canonical form: no //, no . or .. "
+                                           "component, no trailing /."};
+static const bx_shape canon_path_or_empty = {
+    .kind = BX_K_STRING,
+    .fmt = BX_F_CANONPATH_OR_EMPTY,
+    .def = "canonicalPathOrEmpty",
+    .doc = "An absolute path in canonical form, or \"\" (a mount without a host source)."};
 static const bx_shape limit = {.kind = BX_K_INT,
                                .min = 1,
                                .max = BX_JSON_MAX_INT,
@@ -324,16 +335,21 @@ static const bx_member m_surface[] = {
      "As the kernel's mountinfo names it; null when not observed."},
     {"kind", ENUM(bx_surface_kinds)},
     {"options", ARR(STR(BX_F_NONEMPTY), BX_O_STRING, 0), 0, 0, 0, "Mount options, sorted."},
-    {"path", &path},
+    {"path", &path, 0, 0, 1},
+    {"path", &canon_path, 0, 2, 0},
     {"sizeBytes", &limit},
     {0},
 };
 
 static const bx_member m_mount[] = {
-    {"destination", &path},
+    {"destination", &path, 0, 0, 1},
+    {"destination", &canon_path, 0, 2, 0},
     {"propagation", ENUM(e_propagation)},
     {"readOnly", BOOL},
-    {"source", STR(BX_F_TEXT), 0, 0, 0, "The canonical host path (symlinks resolved on the host)."},
+    {"source", STR(BX_F_TEXT), 0, 0, 1, "The canonical host path (symlinks resolved on the host)."},
+    {"source", &canon_path_or_empty, 0, 2, 0,
+     "The canonical host path (symlinks resolved on the engine's host when it is this one; "
+     "else made lexical); \"\" when the mount has no host source."},
     {"sourceAsGiven", STR(BX_F_TEXT)},
     {"type", STR(BX_F_NONEMPTY)},
     {0},
@@ -458,7 +474,7 @@ static const bx_member r_mount[] = {
     {"sourceAsGiven", STR(BX_F_TEXT), OPT},
     {"destination", &r_path, BX_M_REQUIRED},
     {"readOnly", BOOL, OPT},
-    {"propagation", STR(BX_F_TEXT), OPT},
+    {"propagation", ENUM(e_propagation), OPT},
     {0},
 };
 static const bx_member r_device[] = {

@@ -116,3 +116,23 @@ const char *bx_text_snip(const char *s, char *out, size_t n)
         snprintf(out + i, n - i, "...");
     return out;
 }
+
+int bx_path_canonical(const char *p)
+{
+    if (!p || p[0] != '/')
+        return 0;
+    if (p[1] == '\0')
+        return 1;
+    for (const char *c = p; *c;) {
+        const char *e;
+        size_t k;
+        if (*c++ != '/')
+            return 0;
+        e = strchr(c, '/');
+        k = e ? (size_t)(e - c) : strlen(c);
+        if (k == 0 || (k == 1 && c[0] == '.') || (k == 2 && c[0] == '.' && c[1] == '.'))
+            return 0; /* "//", a trailing "/", ".", ".." */
+        c += k;
+    }
+    return 1;
+}

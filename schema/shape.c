@@ -254,6 +254,15 @@ static int check_format(const bx_shape *sh, const json_t *v, bx_error *err)
         return bad(err, "expected none, bridge, host, container:<id> or a network name");
     case BX_F_ABSPATH:
         return n && s[0] == '/' ? 0 : bad(err, "expected an absolute path");
+    case BX_F_CANONPATH_OR_EMPTY:
+        if (n == 0)
+            return 0;
+        /* fall through */
+    case BX_F_CANONPATH:
+        return n && !memchr(s, '\0', n) && bx_path_canonical(s)
+                   ? 0
+                   : bad(err, "expected an absolute path in canonical form (no //, ., .. or "
+                              "trailing /)");
     case BX_F_REPODIGEST:
         at = n > 72 ? s + n - 72 : NULL;
         return at && at[0] == '@' && memcmp(at + 1, "sha256:", 7) == 0 && is_hex(at + 8, 64) &&
@@ -987,6 +996,10 @@ static const char *format_pattern(int fmt)
         return "^(container:)?[A-Za-z0-9][A-Za-z0-9_.-]*$";
     case BX_F_ABSPATH:
         return "^/";
+    case BX_F_CANONPATH:
+        return "^(/|(/(?!\\.{1,2}(/|$))[^/]+)+)$";
+    case BX_F_CANONPATH_OR_EMPTY:
+        return "^(|/|(/(?!\\.{1,2}(/|$))[^/]+)+)$";
     case BX_F_REPODIGEST:
         return "^[^ ]+@sha256:[0-9a-f]{64}$";
     case BX_F_PERMS:

@@ -235,6 +235,8 @@ typedef enum {
     BX_F_ENDPOINT,   /* unix:///path or tcp://host:port */
     BX_F_NETMODE,    /* none, bridge, host, container:<name|id>, or a network name */
     BX_F_ABSPATH,    /* starts with / */
+    BX_F_CANONPATH,  /* an absolute path in canonical form (bx_path_canonical) */
+    BX_F_CANONPATH_OR_EMPTY, /* the same, or "" */
     BX_F_REPODIGEST, /* name@sha256:<64 hex> */
     BX_F_PERMS,      /* device cgroup permissions: r, w, m, each once */
     BX_F_HOSTIP,     /* "" or an IPv4/IPv6 address in lowercase */
@@ -362,6 +364,23 @@ typedef struct {
     const bx_fact *facts;       /* what inspect shows; {NULL} ends */
     const char *doc;
 } bx_containment_row;
+
+/* An absolute path in canonical form: "/" or "/a/b" -- no empty component ("//", a
+ * trailing "/"), no "." or "..". 1 or 0. */
+int bx_path_canonical(const char *p);
+
+/* A device cgroup rule, read exactly (devrule.c): "TYPE MAJOR:MINOR ACCESS", TYPE a, b or
+ * c, MAJOR and MINOR "*" (-1) or a decimal below 2^32 without a leading zero, ACCESS r, w
+ * and m each at most once; single spaces. 0, or -1 for anything else. */
+enum { BX_DEV_READ = 1, BX_DEV_WRITE = 2, BX_DEV_MKNOD = 4 };
+typedef struct {
+    char type;
+    long long major, minor;
+    unsigned access;
+} bx_devrule;
+int bx_devrule_parse(const char *s, bx_devrule *out);
+/* Every device and access e allows, r allows too ('a' and '*' cover all). */
+int bx_devrule_within(const bx_devrule *e, const bx_devrule *r);
 
 /* The table, in the order inspect and the comparator walk it; NULL-name terminated. */
 extern const bx_containment_row bx_containment[];
