@@ -127,7 +127,8 @@ VERIFY = [V, "verify", "--policy", POLICY, "--at", AT]
 
 # ---- the written cases ------------------------------------------------------------------------
 SUBST = {"@V@": V, "@B@": B, "@POLICY@": POLICY, "@PUB@": PUB, "@KEY@": KEY, "@GATE@": GATE,
-         "@CERT@": CERT, "@EXPECT@": EXPECT, "@AT@": "--at " + AT, "@W@": WORK}
+         "@CERT@": CERT, "@EXPECT@": EXPECT, "@AT@": "--at " + AT, "@W@": WORK, "@MK@": MK,
+         "@BASE@": BASE}
 slots = 0
 for lineno, line in enumerate(open(os.path.join(SRC, "tests", "crafted", "cases.txt")), 1):
     if not line.strip() or line.startswith("#"):
