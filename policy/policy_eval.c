@@ -333,8 +333,11 @@ static const char *network_words(const json_t *allowed, char *out, size_t n)
     char names[LIST_MAX];
     if (json_is_array(allowed))
         return bxp_join(allowed, out, n);
-    bxp_join(json_object_get(allowed, "modes"), out, n);
-    bxp_join(json_object_get(allowed, "names"), names, sizeof names);
+    out[0] = names[0] = '\0';
+    if (json_array_size(json_object_get(allowed, "modes")))
+        bxp_join(json_object_get(allowed, "modes"), out, n);
+    if (json_array_size(json_object_get(allowed, "names")))
+        bxp_join(json_object_get(allowed, "names"), names, sizeof names);
     if (*names)
         bxp_append(out, n, "%sthe network(s) %s", *out ? ", " : "", names);
     if (!*out)
