@@ -162,8 +162,8 @@ static void agreeing(void)
     ok(json_is_string(at(r.p, "/evidence/kernelSha256")), "kernelSha256 set");
     ok(is_json(at(r.p, "/containment/user/uids"), "[0,0,0,0]"), "uids from the kernel");
     ok(is_json(at(r.p, "/containment/namespaces/pid"),
-               "{\"engine\":\"private\",\"kernel\":\"private\"}"),
-       "namespaces: engine and kernel side by side");
+               "{\"engine\":\"private\",\"kernel\":\"private\",\"shared\":null}"),
+       "namespaces: engine and kernel side by side (no sharing read: null)");
     ok(is_json(at(r.p, "/containment/resources/cpuShares"), "null"),
        "cpu.shares 1024 with no engine shares: no limit (null)");
     ok(is_json(at(r.p, "/containment/network/interfaces"), "[\"lo\"]"),

@@ -321,6 +321,10 @@ int main(void)
     weaker();
     for (const bx_containment_row *r = bx_containment; r->name; r++) {
         char why[64];
+        if (!r->requested) { /* a fact no request can name (v2's processes, descriptors, ...) */
+            ok(!r->compare, "%s: not requestable, no comparator", r->name);
+            continue;
+        }
         ok(r->compare && bx_compare_field(r->name, NULL, NULL, why, sizeof why) == U &&
                strcmp(why, "nothing requested") == 0,
            "%s: known to the comparator", r->name);
