@@ -315,6 +315,7 @@ int bxp_host_devices(const json_t *dev, char *msg, size_t n)
                  *rules = json_object_get(dev, "cgroupRules");
     const json_t *all = json_object_get(dev, "allowAll"), *v;
     size_t i;
+    int unknown = 0;
 
     if (!json_is_object(dev) || !json_is_boolean(all) || !json_is_array(list) ||
         !json_is_array(rules))
@@ -332,7 +333,26 @@ int bxp_host_devices(const json_t *dev, char *msg, size_t n)
         if (!bxp_default_device_rule(r))
             bxp_append(msg, n, "%srule '%s'", *msg ? ", " : "", r ? r : "?");
     }
-    return *msg ? 1 : 0;
+    /* v2: a node of the session's /dev its device cgroup lets it read or write, but the
+     * standard pseudo-devices; one whose access is not known makes the whole unknown */
+    json_array_foreach(json_object_get(dev, "nodes"), i, v)
+    {
+        const char *type = json_string_value(json_object_get(v, "type"));
+        const json_t *acc = json_object_get(v, "accessible");
+        char rule[64];
+        snprintf(rule, sizeof rule, "%s %lld:%lld rw", type ? type : "?",
+                 (long long)json_integer_value(json_object_get(v, "major")),
+                 (long long)json_integer_value(json_object_get(v, "minor")));
+        if (json_is_false(acc) || bxp_default_device_rule(rule))
+            continue;
+        if (!json_is_true(acc)) {
+            unknown = 1;
+            continue;
+        }
+        bxp_append(msg, n, "%snode %s (%.*s)", *msg ? ", " : "",
+                   json_string_value(json_object_get(v, "path")), (int)(strlen(rule) - 3), rule);
+    }
+    return *msg ? 1 : unknown ? -1 : 0;
 }
 
 /* ---- findings of the rules and the CIS checks ------------------------------------------- */

@@ -131,7 +131,9 @@ int bxp_mount_hits(const json_t *m, const char *forbidden);
 /* Mounts with shared propagation: described into msg, copied into bad; -1 when a mount's
  * propagation is not observed, else 0. */
 int bxp_shared_mounts(const json_t *mounts, char *msg, size_t n, json_t *bad);
-/* Host devices exposed, described into msg: 1 some, 0 none, -1 not observed. */
+/* Host devices exposed, described into msg: 1 some, 0 none, -1 not observed (or, v2, a
+ * device node in the session's /dev whose cgroup access is not known). The nodes of v2 count:
+ * one the device cgroup lets the session read or write, but the standard pseudo-devices. */
 int bxp_host_devices(const json_t *dev, char *msg, size_t n);
 
 #endif
