@@ -274,6 +274,7 @@ typedef struct {
     const json_t *runtime_info_args; /* /info Runtimes.<runsc>.runtimeArgs */
     const json_t *sysctls;           /* HostConfig.Sysctls (the names to read back) */
     const json_t *host_config;       /* HostConfig (the namespace modes) */
+    const char *sandbox_key;         /* NetworkSettings.SandboxKey: the engine's netns mount */
     bxa_containers_fn containers;    /* the engine's containers, or NULL: none known */
     void *containers_arg;
     bxa_paths paths;
@@ -512,6 +513,9 @@ int bxa_path_at_or_below(const char *p, const char *base);
 /* Every process of the session now, by k->rule, sorted by pid (at most max). Processes
  * started after the collection began, zombies and the collector are never the session's. */
 int bxa_scan_session(bxa_kctx *k, bxa_pidstart *out, size_t max, size_t *n) BX_WUR;
+/* 1 when the process at dfd is the session's by k->rule, whenever it started (a process
+ * started after the collection began is the session's too, though not read). */
+int bxa_session_member(bxa_kctx *k, int dfd);
 /* 1 when a later scan (cur) agrees with an earlier one (prev): every process it finds was
  * found before, with the same start time (processes that exited in between were read). */
 int bxa_scans_agree(const bxa_pidstart *prev, size_t nprev, const bxa_pidstart *cur, size_t ncur);

@@ -255,6 +255,7 @@ static int kernel_view(bx_engine *eng, const bx_collect_opts *o, const replies *
         .masked = bxa_get(r->c, "/HostConfig/MaskedPaths"),
         .sysctls = bxa_get(r->c, "/HostConfig/Sysctls"),
         .host_config = bxa_get(r->c, "/HostConfig"),
+        .sandbox_key = json_string_value(bxa_get(r->c, "/NetworkSettings/SandboxKey")),
         .containers = list_containers,
         .containers_arg = eng,
         .paths = {.proc = o->proc_root, .task_root = o->task_root, .pidfile = o->pidfile},

@@ -603,7 +603,8 @@ static int op_scan(void *ctx, bxa_pidstart *out, size_t max, size_t *n)
     }
     if (!found)
         return bx_error_set(r->k->err, BX_EDENIED, "kernel",
-                            "the session's process %lld left the session during collection",
+                            "the session's process %lld changed during collection (a scan did not "
+                            "find it again)",
                             (long long)r->init->pid);
     return 0;
 }

@@ -267,6 +267,15 @@ static int candidate(bxa_kctx *k, int dfd, char **cg, size_t *cgl)
     return !bxa_cgroup_other(k, *cg, *cgl, NULL);
 }
 
+int bxa_session_member(bxa_kctx *k, int dfd)
+{
+    char *cg = NULL;
+    size_t cgl = 0;
+    int r = candidate(k, dfd, &cg, &cgl);
+    free(cg);
+    return r;
+}
+
 int bxa_scan_session(bxa_kctx *k, bxa_pidstart *out, size_t max, size_t *n)
 {
     DIR *d;

@@ -4,13 +4,14 @@
  * looked at: its namespace links (a process of another container, as its cgroup names it, or
  * of the host), its descriptors of namespaces (setns() needs nothing more), and, once per
  * mount namespace, the nsfs bind mounts its mountinfo shows. The engine's own bind mount of a
- * session's network namespace (Docker's /run/docker/netns/<sandbox>), outside any container,
- * is not sharing. A container: mode of the engine counts as shared with that container,
+ * session's network namespace (its NetworkSettings.SandboxKey, /run/docker/netns/<sandbox>),
+ * outside any container, is not sharing. A container: mode of the engine counts as shared with that container,
  * whatever the kernel shows. */
 #include "attest_internal.h"
 
 #include <dirent.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -97,10 +98,16 @@ static void owner(bxa_kctx *k, int dfd, char id[65], int *known)
     free(buf);
 }
 
-static int in_docker_netns(const char *point)
+/* The engine's own bind mount of the session's network namespace: its SandboxKey (as the
+ * engine wrote it, or with this host's links resolved: /var/run is /run). */
+static int engine_netns(bxa_kctx *k, const char *point)
 {
-    return strncmp(point, "/run/docker/netns/", 18) == 0 ||
-           strncmp(point, "/var/run/docker/netns/", 22) == 0;
+    char real[PATH_MAX];
+    const char *key = k->s->sandbox_key;
+
+    if (!key || key[0] != '/')
+        return 0;
+    return strcmp(point, key) == 0 || (realpath(key, real) && strcmp(point, real) == 0);
 }
 
 /* The nsfs mounts of one mount namespace (seen from process pid at dfd). */
@@ -125,7 +132,7 @@ static int mounts_of(bxa_kctx *k, const bxa_weakest *w, sharing *sh, int64_t pid
         if (strcmp(m[i].fstype, "nsfs") != 0 || bxa_ns_link_parse(m[i].root, type, &ino) != 0 ||
             (kind = kind_of(type)) < 0 || !session_ns(w, kind, m[i].root))
             continue;
-        if (kind == BXA_NS_NET && !*cid && in_docker_netns(m[i].point))
+        if (kind == BXA_NS_NET && !*cid && engine_netns(k, m[i].point))
             continue; /* the engine's own handle on the session's network */
         rc = add_holder(k, sh->kind[kind], "mount", pid, m[i].point, *cid ? cid : NULL);
     }
@@ -218,8 +225,8 @@ int bxa_ns_sharing(bxa_kctx *k, const bxa_weakest *w, json_t **out)
 {
     sharing sh = {{NULL}};
     char(*mntns)[64] = calloc(MNTNS_MAX, 64);
-    size_t nmntns = 0;
-    int64_t *pids = NULL;
+    size_t nmntns = 0, nall = 0, cap = 0;
+    int64_t *pids = NULL, *all = NULL;
     json_t *r = json_object();
     DIR *d = NULL;
     struct dirent *e;
@@ -245,16 +252,33 @@ int bxa_ns_sharing(bxa_kctx *k, const bxa_weakest *w, json_t **out)
         rc = bx_error_errno(k->err, BX_EIO, "/proc", "cannot list");
         goto out;
     }
-    while (rc == 0 && (e = readdir(d)) != NULL) {
+    /* every pid, in order: a mount namespace is read from its lowest pid */
+    while ((e = readdir(d)) != NULL) {
         char *end;
         long long pid = strtoll(e->d_name, &end, 10);
-        int dfd;
         if (*end || pid <= 0 || pid == k->self_pid ||
             bsearch(&(int64_t){pid}, pids, w->npids, sizeof *pids, cmp_i64))
             continue;
-        if ((dfd = openat(k->procfd, e->d_name, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
+        if (nall == cap) {
+            int64_t *more = realloc(all, (cap = cap ? 2 * cap : 1024) * sizeof *all);
+            if (!more) {
+                rc = bxa_oom(k->err);
+                goto out;
+            }
+            all = more;
+        }
+        all[nall++] = pid;
+    }
+    qsort(all, nall, sizeof *all, cmp_i64);
+    for (size_t i = 0; rc == 0 && i < nall; i++) {
+        char name[24];
+        int dfd;
+        snprintf(name, sizeof name, "%lld", (long long)all[i]);
+        if ((dfd = openat(k->procfd, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
             continue;
-        rc = one(k, w, &sh, pid, dfd, mntns, &nmntns);
+        /* one of the session's, started after the collection began: not outside it */
+        if (!bxa_session_member(k, dfd))
+            rc = one(k, w, &sh, all[i], dfd, mntns, &nmntns);
         close(dfd);
     }
     for (int i = 0; rc == 0 && i < BXA_NS_COUNT; i++) {
@@ -275,5 +299,6 @@ out:
     json_decref(r);
     free(mntns);
     free(pids);
+    free(all);
     return rc;
 }

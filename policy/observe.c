@@ -91,6 +91,24 @@ static void ids_from_kernel(const json_t *user, bxp_user *u)
     json_array_foreach(gids, i, v) u->gid_root |= json_is_integer(v) && json_integer_value(v) == 0;
     json_array_foreach(groups, i, v) u->gid_root |=
         json_is_integer(v) && json_integer_value(v) == 0;
+    /* v2: every id of every task, on this host and in the task's own user namespace */
+    {
+        const json_t *inns = json_object_get(user, "inNamespace");
+        const json_t *uid_lists[2] = {json_object_get(user, "everyUid"),
+                                      json_object_get(inns, "everyUid")};
+        const json_t *gid_lists[4] = {json_object_get(user, "everyGid"),
+                                      json_object_get(user, "everyGroup"),
+                                      json_object_get(inns, "everyGid"),
+                                      json_object_get(inns, "everyGroup")};
+        for (int l = 0; l < 2; l++)
+            json_array_foreach(uid_lists[l], i, v) u->uid_root |=
+                json_is_integer(v) && json_integer_value(v) == 0;
+        for (int l = 0; l < 4; l++)
+            json_array_foreach(gid_lists[l], i, v) u->gid_root |=
+                json_is_integer(v) && json_integer_value(v) == 0;
+        if (json_is_array(uid_lists[0]))
+            u->every_uid = uid_lists[0];
+    }
 }
 
 /* user.spec as Docker reads --user: "user[:group]", names or numbers. */

@@ -546,10 +546,21 @@ static void eval_user(const bxp_ev *e)
         return;
     }
     if (uids) {
-        for (size_t i = 0; u.have_uid && i < u.nuids; i++) {
+        const json_t *v;
+        size_t i;
+        for (i = 0; u.have_uid && i < u.nuids; i++) {
             if (!uid_allowed(uids, u.uids[i])) {
                 bxp_add(e, "containment.user", "fail", bxp_copy(p), bxp_copy(user),
                         "%s: uid %lld is not in user.uids", who, u.uids[i]);
+                return;
+            }
+        }
+        json_array_foreach(u.every_uid, i, v)
+        {
+            if (!uid_allowed(uids, json_integer_value(v))) {
+                bxp_add(e, "containment.user", "fail", bxp_copy(p), bxp_copy(user),
+                        "%s: a task's uid %lld is not in user.uids", who,
+                        (long long)json_integer_value(v));
                 return;
             }
         }

@@ -72,8 +72,11 @@ typedef struct {
     int named;              /* spec names a user that is not root: uid unknown */
     long long uids[4];      /* the uids seen (nuids of them) */
     size_t nuids;
+    const json_t *every_uid; /* v2: every uid of every task (borrowed), or NULL */
 } bxp_user;
-/* Read containment.user into u. BXP_UNSEEN when user is null or unreadable. */
+/* Read containment.user into u. BXP_UNSEEN when user is null or unreadable. With v2's
+ * every-id members, a root id is one of any task's ids, as this host or as the task's own user
+ * namespace sees them. */
 bxp_tri bxp_user_read(const json_t *user, bxp_user *u);
 
 /* 1 when a device cgroup rule ("c 1:3 rwm") only grants one of the engine's default
