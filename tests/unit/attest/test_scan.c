@@ -32,9 +32,10 @@ typedef struct {
 static int s_scan(void *ctx, bxa_pidstart *out, size_t max, size_t *n)
 {
     script *s = ctx;
-    int i = s->at;
-    while (i > 0 && !s->scans[i])
-        i--;
+    int last = 0, i;
+    while (s->scans[last + 1])
+        last++;
+    i = s->at < last ? s->at : last;
     s->at++;
     if (s->fail_at && s->at == s->fail_at)
         return BX_EDENIED;
