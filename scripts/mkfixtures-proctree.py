@@ -173,10 +173,17 @@ class Tree:
         self.write("CASE", case_text + "\n")
 
 
-def pidns_case():
-    t = Tree("pidns-neighbours")
+def pidns_case(name="pidns-neighbours", joined=False):
+    t = Tree(name)
     sess = {"*": f"/docker/{S}"}
-    t.common([{"Id": W, "Names": ["/w"]}, {"Id": C, "Names": ["/c"]}],
+    if joined:
+        t.common([{"Id": S, "Names": ["/s"]}, {"Id": C, "Names": ["/c"]}],
+                 {"id": W, "pid": 200, "begin": 100000},
+                 "the host of pidns-neighbours, seen from the container that joined the other's "
+                 "pid namespace (--pid container:S): its processes are its cgroup's, and it shares "
+                 "its pid namespace with that container")
+    else:
+        t.common([{"Id": W, "Names": ["/w"]}, {"Id": C, "Names": ["/c"]}],
              {"id": S, "pid": 100, "begin": 100000,
               "sandboxKey": "/run/docker/netns/40db24983240"},
              "a session in a pid namespace of its own, with a second thread keeping every "
@@ -185,7 +192,7 @@ def pidns_case():
              "it in the cgroup tree, a host process in its ipc namespace, its network namespace "
              "held open by a descriptor and a bind mount, and descriptors reaching a host folder, "
              "the engine's socket and the host's network namespace")
-    t.cgroup_files(S)
+    t.cgroup_files(W if joined else S)
     root_files = ["proc/keys", "proc/irq/x", "proc/sys/kernel/core_pattern", "etc/hostname",
                   "dev/null"]
     # the init: a first thread that dropped everything, a second one that did not
@@ -259,6 +266,7 @@ def main():
     if len(sys.argv) != 1:
         sys.exit(__doc__)
     pidns_case()
+    pidns_case("pid-joined", joined=True)
     cgroup_case()
     print("fixtures/proctree rewritten (expected.json of each case is kept)")
 
