@@ -346,7 +346,6 @@ typedef struct {
     uint64_t *engine_ino;     /* listening sockets bound to an engine path, and their peers */
     char (*engine_path)[108];
     size_t nengine;
-    int engine_peers_read;    /* 1: peers read with sock_diag; 0: listeners only */
     json_t *dev_rules;        /* v1 devices.list of the session's cgroup, or NULL */
 } bxa_kctx;
 
@@ -557,6 +556,9 @@ int bxa_fold_syspaths(bxa_kctx *k, bxa_weakest *w, bxa_proc *p, const bxa_mount 
  * sock_diag in the daemon's network namespace, the sockets connected to them (their
  * peers), into k. */
 int bxa_engine_sockets(bxa_kctx *k) BX_WUR;
+/* The sockets connected to an engine socket in p's network namespace, into k (this host's
+ * /proc only). */
+int bxa_engine_peers_of(bxa_kctx *k, bxa_proc *p) BX_WUR;
 /* The descriptors of p that reach outside the session appended to w->descriptors; mn is
  * p's mount namespace. all = 0: only engine sockets and namespaces (runsc's sandbox, whose
  * host files are the runtime's own). */

@@ -4,8 +4,9 @@
  * so the mounts alone do not bound what a session reaches:
  * - engine-socket: a unix socket that is the engine's or containerd's listening socket (its
  *   inode among this host's sockets bound to one of their paths, /proc/net/unix), or one
- *   connected to it: the peer (sock_diag, UNIX_DIAG_PEER) of a socket bound to such a path
- *   in the daemon's network namespace;
+ *   connected to it: the peer (sock_diag, UNIX_DIAG_PEER) of a socket named by such a path,
+ *   in the daemon's network namespace and in each of the session's (the server's end of a
+ *   connection is in the namespace of the client that made it);
  * - host-file, host-directory, host-device: a file on a mount the process's own mount
  *   namespace does not have (the mnt_id of /proc/<pid>/fdinfo/<fd> against its mountinfo),
  *   but the standard pseudo-devices (the engine's /dev/null on a session's stdin);
@@ -194,22 +195,40 @@ static void *diag_dump(void *arg)
     return NULL;
 }
 
-/* The sockets connected to an engine socket in the daemon's network namespace. */
-static int engine_peers(bxa_kctx *k)
+/* The sockets connected to an engine socket in the network namespace netns (-1: the
+ * collector's own): the server's side of a connection lives in the namespace of the client that
+ * connected, so each of the session's network namespaces is looked in too. */
+static int peers_in(bxa_kctx *k, int netns)
 {
-    diag_job j = {.k = k, .netns = -1};
-    char own[64] = "";
+    diag_job j = {.k = k, .netns = netns};
     pthread_t t;
     int rc = 0;
 
-    if (!k->real_proc)
-        return 0;
     j.ino = calloc(ENGINE_SOCKS_MAX, sizeof *j.ino);
     j.path = calloc(ENGINE_SOCKS_MAX, sizeof *j.path);
     if (!j.ino || !j.path) {
         rc = bxa_oom(k->err);
         goto out;
     }
+    if (pthread_create(&t, NULL, diag_dump, &j) != 0)
+        goto out;
+    pthread_join(t, NULL);
+    for (size_t i = 0; rc == 0 && i < j.n; i++)
+        rc = add_engine(k, j.ino[i], j.path[i]);
+out:
+    free(j.ino);
+    free(j.path);
+    return rc;
+}
+
+/* In the daemon's network namespace (the connections made from the host). */
+static int engine_peers(bxa_kctx *k)
+{
+    char own[64] = "";
+    int netns = -1, rc;
+
+    if (!k->real_proc)
+        return 0;
     if (k->have_daemon) {
         int self = openat(k->procfd, "self", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
         if (self >= 0) {
@@ -219,22 +238,24 @@ static int engine_peers(bxa_kctx *k)
         if (strcmp(own, k->daemon_ns[BXA_NS_NET]) != 0) {
             char path[48];
             snprintf(path, sizeof path, "%lld/ns/net", (long long)k->daemon_pid);
-            j.netns = openat(k->procfd, path, O_RDONLY | O_CLOEXEC);
-            if (j.netns < 0)
-                goto out; /* the daemon's sockets cannot be listed: only listeners count */
+            if ((netns = openat(k->procfd, path, O_RDONLY | O_CLOEXEC)) < 0)
+                return 0; /* the daemon's sockets cannot be listed: only listeners count */
         }
     }
-    if (pthread_create(&t, NULL, diag_dump, &j) != 0)
-        goto out;
-    pthread_join(t, NULL);
-    k->engine_peers_read = j.done;
-    for (size_t i = 0; rc == 0 && i < j.n; i++)
-        rc = add_engine(k, j.ino[i], j.path[i]);
-out:
-    if (j.netns >= 0)
-        close(j.netns);
-    free(j.ino);
-    free(j.path);
+    rc = peers_in(k, netns);
+    if (netns >= 0)
+        close(netns);
+    return rc;
+}
+
+int bxa_engine_peers_of(bxa_kctx *k, bxa_proc *p)
+{
+    int netns, rc;
+
+    if (!k->real_proc || (netns = openat(p->dfd, "ns/net", O_RDONLY | O_CLOEXEC)) < 0)
+        return 0;
+    rc = peers_in(k, netns);
+    close(netns);
     return rc;
 }
 

@@ -500,7 +500,8 @@ static int read_proc(bxa_kctx *k, bxa_weakest *w, bxa_proc *p, int is_init)
             (rc = keep_mntns(k, w, p->ns[BXA_NS_MNT], m, nm)) != 0)
             goto out;
     }
-    if ((rc = bxa_fold_fds(k, w, p, mntns_of(w, p->ns[BXA_NS_MNT]), 1)) != 0)
+    if ((new_net && (rc = bxa_engine_peers_of(k, p)) != 0) ||
+        (rc = bxa_fold_fds(k, w, p, mntns_of(w, p->ns[BXA_NS_MNT]), 1)) != 0)
         goto out;
     if (new_net) {
         json_t *names = NULL;

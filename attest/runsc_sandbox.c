@@ -202,7 +202,8 @@ static int sandbox_outside(bxa_kctx *k, bxa_proc *const *ps, size_t nps, json_t 
         }
         if (net->npids < BXA_PIDS_MAX)
             net->pids[net->npids++] = ps[i]->pid;
-        if ((rc = bxa_fold_fds(k, w, ps[i], NULL, 0)) != 0)
+        if ((i == 0 && (rc = bxa_engine_peers_of(k, ps[i])) != 0) ||
+            (rc = bxa_fold_fds(k, w, ps[i], NULL, 0)) != 0)
             goto out;
     }
     if ((rc = bxa_foreign_ns_fds(k, w)) != 0)

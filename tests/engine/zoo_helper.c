@@ -4,7 +4,8 @@
  * holding a way out, says on stdout what it did, and sleeps until killed.
  *   threads        a second thread keeps every capability; the main thread drops them all
  *                  (its effective, permitted, inheritable and bounding sets)
- *   connect PATH   a connection to the unix socket at PATH, kept open
+ *   connect PATH   a connection to the engine's unix socket at PATH, kept open (it asks for the
+ *                  engine's events, so that the engine keeps its end open too)
  *   receive PATH   connect to PATH and keep the descriptors sent over it (SCM_RIGHTS)
  *   userns         a user namespace of its own, root in it (uid_map "0 <uid> 1")
  * Exit 1 with one line on stderr when a step fails. */
@@ -111,8 +112,13 @@ int main(int argc, char **argv)
 {
     if (argc == 2 && strcmp(argv[1], "threads") == 0)
         threads();
-    else if (argc == 3 && strcmp(argv[1], "connect") == 0)
-        (void)dial(argv[2]);
+    else if (argc == 3 && strcmp(argv[1], "connect") == 0) {
+        static const char ask[] = "GET /events HTTP/1.1\r\nHost: engine\r\n\r\n";
+        int fd = dial(argv[2]);
+        if (write(fd, ask, sizeof ask - 1) != (ssize_t)(sizeof ask - 1))
+            die("write");
+        printf("connected\n");
+    }
     else if (argc == 3 && strcmp(argv[1], "receive") == 0)
         receive(argv[2]);
     else if (argc == 2 && strcmp(argv[1], "userns") == 0)

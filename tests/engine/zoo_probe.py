@@ -302,11 +302,15 @@ def main():
         f = line.split()
         if len(f) >= 8 and f[7] in ENGINE_SOCKETS:
             listeners[int(f[6])] = f[7]
-    ss = subprocess.run(["ss", "-xa"], capture_output=True, text=True).stdout
-    for line in ss.splitlines()[1:]:
-        f = line.split()
-        if len(f) >= 8 and f[4] in ENGINE_SOCKETS and f[7].isdigit():
-            peers[int(f[7])] = f[4]
+    # the server's end of a connection is in the network namespace of the client that made it:
+    # this host's, and each of the session's
+    nets = {link(f"/proc/{p}/ns/net"): p for p in session}
+    for cmd in [["ss", "-xa"]] + [["nsenter", "-t", str(p), "-n", "ss", "-xa"] for p in nets.values()]:
+        ss = subprocess.run(cmd, capture_output=True, text=True).stdout
+        for line in ss.splitlines()[1:]:
+            f = line.split()
+            if len(f) >= 8 and f[4] in ENGINE_SOCKETS and f[7].isdigit():
+                peers[int(f[7])] = f[4]
     desc = []
     for p in session:
         own_mounts = {m["id"] for m in mounts(p)}

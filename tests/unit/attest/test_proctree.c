@@ -82,7 +82,7 @@ static int copy_case(const char *dir, char *tmp)
 
 static void one_case(const char *name, const char *dir)
 {
-    char tmp[] = "/tmp/bx-proctree-XXXXXX", path[1024], proc[1100], pidfile[1100], tasks[1100];
+    char tmp[] = "/tmp/bx-proctree-XXXXXX", path[1100], proc[1100], pidfile[1100], tasks[1100];
     json_t *session = NULL, *others = NULL, *want = NULL;
     const json_t *v;
     const char *ptr;
