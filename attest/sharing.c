@@ -14,6 +14,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #define MNTNS_MAX 256
@@ -141,6 +142,19 @@ static int mounts_of(bxa_kctx *k, const bxa_weakest *w, sharing *sh, int64_t pid
     return rc;
 }
 
+/* 1 when the process at dfd has the engine daemon's root (this host's). */
+static int host_root(bxa_kctx *k, int dfd)
+{
+    struct stat a, b;
+    char path[48];
+
+    if (!k->have_daemon)
+        return 0;
+    snprintf(path, sizeof path, "%lld/root", (long long)k->daemon_pid);
+    return fstatat(dfd, "root", &a, 0) == 0 && fstatat(k->procfd, path, &b, 0) == 0 &&
+           a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+}
+
 /* One process outside the session. */
 static int one(bxa_kctx *k, const bxa_weakest *w, sharing *sh, int64_t pid, int dfd,
                char (*mntns)[64], size_t *nmntns)
@@ -192,7 +206,11 @@ static int one(bxa_kctx *k, const bxa_weakest *w, sharing *sh, int64_t pid, int 
         if (*nmntns < MNTNS_MAX)
             snprintf(mntns[(*nmntns)++], 64, "%s", links[BXA_NS_MNT]);
         owner(k, dfd, id, &known);
-        rc = mounts_of(k, w, sh, pid, dfd, id);
+        /* a container's process still at this host's root is the runtime setting it up: its
+         * mount namespace is a copy of the host's (the engine's mounts in it), until it moves
+         * into its own root */
+        if (!*id || !host_root(k, dfd))
+            rc = mounts_of(k, w, sh, pid, dfd, id);
     }
     return rc;
 }

@@ -208,6 +208,7 @@ def main():
     mine = {k: {link(f"/proc/{p}/ns/{k}") for p in session} for k in KINDS}
     shared = {k: {"host": False, "containers": set(), "heldOpen": []} for k in KINDS}
     key = c["NetworkSettings"].get("SandboxKey") or ""
+    dockerd = int(open("/var/run/docker.pid").read().strip())
     keys = {key, os.path.realpath(key)} if key else set()
     seen_mnt = set()
     for p in all_pids:
@@ -235,7 +236,12 @@ def main():
                 shared[m.group(1)]["heldOpen"].append(
                     {"by": "fd", "container": cid, "pid": p, "place": f"fd {fd}"})
         mnt = link(f"/proc/{p}/ns/mnt")
-        if mnt and mnt not in seen_mnt:
+        try:  # a container's process not yet in its own root: the runtime's copy of the host's
+            a, b = os.stat(f"/proc/{p}/root"), os.stat(f"/proc/{dockerd}/root")
+            pre = cid and (a.st_dev, a.st_ino) == (b.st_dev, b.st_ino)
+        except OSError:
+            pre = False
+        if mnt and mnt not in seen_mnt and not pre:
             seen_mnt.add(mnt)
             for m in mounts(p):
                 t = re.fullmatch(r"([a-z_]+):\[\d+\]", m["root"])
