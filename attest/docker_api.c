@@ -13,7 +13,9 @@
 #include <sys/stat.h>
 #include <sys/un.h>
 #include <unistd.h>
+#include <fcntl.h>
 #include <openssl/crypto.h>
+#include <openssl/sha.h>
 #include <openssl/pem.h>
 #include <openssl/x509.h>
 
@@ -26,7 +28,8 @@ struct bx_engine {
     char *sock;             /* unix socket path, or NULL for tcp:// */
     char *base;             /* "http://localhost", "https://host:port" or "http://host:port" */
     int tls;                /* tcp:// with mutual TLS */
-    char *ca, *cert, *key;  /* DOCKER_CERT_PATH/{ca,cert,key}.pem when tls */
+    char *ca, *cert, *key;  /* DOCKER_CERT_PATH/{ca,cert,key}.pem when tls, or the context's */
+    char *context;          /* the docker context it came from, or NULL */
     unsigned char peer[32]; /* SHA-256 of the server certificate's DER, once seen */
     int have_peer;
     CURL *curl;   /* kept for connection reuse */
@@ -189,7 +192,10 @@ static int tcp_target(const char *url, char *host, size_t hlen, unsigned *port)
     return 0;
 }
 
-static int open_tcp(bx_engine *eng, const char *url, int flags, bx_error *err)
+/* tlsdir: the context's TLS folder (TLS on), "" for a context without one (TLS off), NULL
+ * outside a context (DOCKER_TLS_VERIFY and DOCKER_CERT_PATH decide, as for the docker CLI). */
+static int open_tcp(bx_engine *eng, const char *url, const char *tlsdir, int flags,
+                    bx_error *err)
 {
     const char *verify = getenv("DOCKER_TLS_VERIFY");
     char host[256], *dir = NULL;
@@ -198,20 +204,27 @@ static int open_tcp(bx_engine *eng, const char *url, int flags, bx_error *err)
 
     if (tcp_target(url, host, sizeof host, &port) != 0)
         return bx_error_set(err, BX_ECONFIG, url, "engine address must be tcp://HOST:PORT");
-    eng->tls = verify && *verify; /* the docker CLI: any non-empty value */
+    eng->tls = tlsdir ? *tlsdir != '\0' : verify && *verify; /* the docker CLI: any non-empty value */
     if (!eng->tls && !(flags & BX_ENGINE_INSECURE))
         return bx_error_set(err, BX_ECONFIG, url,
-                            "plain tcp:// engine refused: set DOCKER_TLS_VERIFY=1 and "
-                            "DOCKER_CERT_PATH for mutual TLS, or pass --insecure-engine");
+                            tlsdir ? "plain tcp:// engine refused: the context has no TLS "
+                                     "material (ca.pem, cert.pem, key.pem), or pass "
+                                     "--insecure-engine"
+                                   : "plain tcp:// engine refused: set DOCKER_TLS_VERIFY=1 and "
+                                     "DOCKER_CERT_PATH for mutual TLS, or pass --insecure-engine");
     if (asprintf(&eng->base, "%s://%s:%u", eng->tls ? "https" : "http", host, port) < 0) {
         eng->base = NULL;
         return bx_error_set(err, BX_ENOMEM, NULL, "out of memory");
     }
     if (!eng->tls)
         return 0;
-    if (!(dir = cert_dir()))
+    if (tlsdir)
+        dir = strdup(tlsdir);
+    else if (!(dir = cert_dir()))
         return bx_error_set(err, BX_ECONFIG, url,
                             "DOCKER_TLS_VERIFY is set but neither DOCKER_CERT_PATH nor HOME is");
+    if (!dir)
+        return bx_error_set(err, BX_ENOMEM, NULL, "out of memory");
     if ((rc = tls_file(dir, "ca.pem", &eng->ca, err)) == 0 &&
         (rc = tls_file(dir, "cert.pem", &eng->cert, err)) == 0)
         rc = tls_file(dir, "key.pem", &eng->key, err);
@@ -219,17 +232,228 @@ static int open_tcp(bx_engine *eng, const char *url, int flags, bx_error *err)
     return rc;
 }
 
+/* ---- docker contexts -------------------------------------------------------------- */
+
+/* The docker CLI's config folder: $DOCKER_CONFIG, else ~/.docker. Caller frees. */
+static char *config_dir(void)
+{
+    const char *d = getenv("DOCKER_CONFIG"), *home = getenv("HOME");
+    char *out = NULL;
+
+    if (d && *d)
+        return strdup(d);
+    if (!home || !*home || asprintf(&out, "%s/.docker", home) < 0)
+        return NULL;
+    return out;
+}
+
+/* A small JSON file of the docker config: absent gives *out NULL and 0 when may_be_absent;
+ * what is not a regular file, too large or not one JSON object is an error. */
+static int read_json_file(const char *path, int may_be_absent, json_t **out, bx_error *err)
+{
+    enum { MAX = 1 << 20 };
+    int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+    struct stat st;
+    char *buf = NULL;
+    size_t len = 0;
+    json_error_t je;
+
+    *out = NULL;
+    if (fd < 0) {
+        if (errno == ENOENT && may_be_absent)
+            return 0;
+        return errno == ENXIO ? bx_error_set(err, BX_ECONFIG, path, "not a regular file")
+                              : bx_error_errno(err, BX_ECONFIG, path, "cannot open");
+    }
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size > MAX) {
+        close(fd);
+        return bx_error_set(err, BX_ECONFIG, path, "not a regular file of at most 1 MiB");
+    }
+    if (!(buf = malloc((size_t)st.st_size + 1))) {
+        close(fd);
+        return bx_error_set(err, BX_ENOMEM, path, "out of memory");
+    }
+    while (len < (size_t)st.st_size) {
+        ssize_t n = read(fd, buf + len, (size_t)st.st_size - len);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            break;
+        len += (size_t)n;
+    }
+    close(fd);
+    *out = len == (size_t)st.st_size ? json_loadb(buf, len, JSON_REJECT_DUPLICATES, &je) : NULL;
+    free(buf);
+    if (!*out || !json_is_object(*out)) {
+        json_decref(*out);
+        *out = NULL;
+        return len != (size_t)st.st_size
+                   ? bx_error_set(err, BX_EIO, path, "changed while read")
+                   : bx_error_set(err, BX_ECONFIG, path, "not a JSON object");
+    }
+    return 0;
+}
+
+/* A context name as the docker CLI allows it: [a-zA-Z0-9][a-zA-Z0-9_.+-]*. */
+static int context_name_ok(const char *n)
+{
+    static const char first[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+    return n[0] && strchr(first, n[0]) && strlen(n) < 256 &&
+           strspn(n + 1, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.+-") ==
+               strlen(n + 1);
+}
+
+/* The endpoint of docker context NAME: contexts/meta/<sha256(NAME)>/meta.json's
+ * Endpoints.docker.Host under the config folder, and its TLS folder
+ * contexts/tls/<sha256(NAME)>/docker when it holds TLS material ("" when it has none).
+ * An unknown or broken context is an error, never a fallback. Caller frees both. */
+static int context_endpoint(const char *name, char **url, char **tlsdir, bx_error *err)
+{
+    unsigned char md[SHA256_DIGEST_LENGTH];
+    char hex[2 * SHA256_DIGEST_LENGTH + 1], *dir = NULL, *meta = NULL, *tls = NULL;
+    json_t *doc = NULL, *ep, *host, *skip;
+    struct stat st;
+    int rc;
+
+    *url = *tlsdir = NULL;
+    if (!context_name_ok(name))
+        return bx_error_set(err, BX_ECONFIG, name, "not a docker context name");
+    if (!(dir = config_dir()))
+        return bx_error_set(err, BX_ECONFIG, name,
+                            "docker context named but neither DOCKER_CONFIG nor HOME is set");
+    SHA256((const unsigned char *)name, strlen(name), md);
+    for (size_t i = 0; i < sizeof md; i++)
+        snprintf(hex + 2 * i, 3, "%02x", md[i]);
+    if (asprintf(&meta, "%s/contexts/meta/%s/meta.json", dir, hex) < 0 ||
+        asprintf(&tls, "%s/contexts/tls/%s/docker", dir, hex) < 0) {
+        rc = bx_error_set(err, BX_ENOMEM, NULL, "out of memory");
+        goto out;
+    }
+    if ((rc = read_json_file(meta, 1, &doc, err)) != 0)
+        goto out;
+    if (!doc) {
+        rc = bx_error_set(err, BX_ECONFIG, name, "no such docker context (no %s)", meta);
+        goto out;
+    }
+    ep = json_object_get(json_object_get(doc, "Endpoints"), "docker");
+    host = json_object_get(ep, "Host");
+    skip = json_object_get(ep, "SkipTLSVerify");
+    if (!json_is_string(json_object_get(doc, "Name")) ||
+        strcmp(json_string_value(json_object_get(doc, "Name")), name) != 0) {
+        rc = bx_error_set(err, BX_ECONFIG, meta, "the context's Name is not \"%s\"", name);
+        goto out;
+    }
+    if (!json_is_string(host) || !*json_string_value(host)) {
+        rc = bx_error_set(err, BX_ECONFIG, meta, "Endpoints.docker.Host is not a string");
+        goto out;
+    }
+    if (skip && !json_is_boolean(skip)) {
+        rc = bx_error_set(err, BX_ECONFIG, meta, "Endpoints.docker.SkipTLSVerify is not a boolean");
+        goto out;
+    }
+    if (json_is_true(skip)) {
+        rc = bx_error_set(err, BX_ECONFIG, name,
+                          "the context skips TLS verification of its engine: refused");
+        goto out;
+    }
+    if (!(*url = strdup(json_string_value(host)))) {
+        rc = bx_error_set(err, BX_ENOMEM, NULL, "out of memory");
+        goto out;
+    }
+    if (stat(tls, &st) == 0 && S_ISDIR(st.st_mode)) {
+        *tlsdir = tls;
+        tls = NULL;
+    } else if (!(*tlsdir = strdup(""))) {
+        rc = bx_error_set(err, BX_ENOMEM, NULL, "out of memory");
+    }
+out:
+    if (rc != 0) {
+        free(*url);
+        free(*tlsdir);
+        *url = *tlsdir = NULL;
+    }
+    json_decref(doc);
+    free(dir);
+    free(meta);
+    free(tls);
+    return rc;
+}
+
+/* The context docker would use when no engine is named: DOCKER_CONTEXT, else config.json's
+ * currentContext; *name NULL for none (or "default": the default endpoint). */
+static int current_context(char **name, bx_error *err)
+{
+    const char *env = getenv("DOCKER_CONTEXT");
+    char *dir = NULL, *path = NULL;
+    json_t *cfg = NULL, *cur;
+    int rc = 0;
+
+    *name = NULL;
+    if (env && *env) {
+        if (strcmp(env, "default") != 0 && !(*name = strdup(env)))
+            return bx_error_set(err, BX_ENOMEM, NULL, "out of memory");
+        return 0;
+    }
+    if (!(dir = config_dir()))
+        return 0;
+    if (asprintf(&path, "%s/config.json", dir) < 0) {
+        free(dir);
+        return bx_error_set(err, BX_ENOMEM, NULL, "out of memory");
+    }
+    if ((rc = read_json_file(path, 1, &cfg, err)) == 0 && cfg) {
+        cur = json_object_get(cfg, "currentContext");
+        if (cur && !json_is_string(cur))
+            rc = bx_error_set(err, BX_ECONFIG, path, "currentContext is not a string");
+        else if (cur && *json_string_value(cur) && strcmp(json_string_value(cur), "default") != 0 &&
+                 !(*name = strdup(json_string_value(cur))))
+            rc = bx_error_set(err, BX_ENOMEM, NULL, "out of memory");
+    }
+    json_decref(cfg);
+    free(path);
+    free(dir);
+    return rc;
+}
+
+static int open_resolved(const char *url, const char *tlsdir, const char *context, int flags,
+                         bx_engine **out, bx_error *err);
+
 int bx_engine_open_ex(const char *url, int flags, bx_engine **out, bx_error *err)
+{
+    const char *env = getenv("DOCKER_HOST");
+    char *ctx = NULL, *curl_ = NULL, *tlsdir = NULL;
+    int rc;
+
+    *out = NULL;
+    /* as the docker CLI: --engine, else DOCKER_HOST, else --context (context:NAME),
+     * DOCKER_CONTEXT or config.json's currentContext, else the default socket */
+    if (url && strncmp(url, "context:", 8) == 0) {
+        if (!(ctx = strdup(url + 8)))
+            return bx_error_set(err, BX_ENOMEM, NULL, "out of memory");
+    } else if (!url && env && *env) {
+        url = env;
+    } else if (!url && (rc = current_context(&ctx, err)) != 0) {
+        return rc;
+    }
+    if (ctx && (rc = context_endpoint(ctx, &curl_, &tlsdir, err)) != 0) {
+        free(ctx);
+        return rc;
+    }
+    rc = open_resolved(ctx ? curl_ : url ? url : DEFAULT_ENDPOINT, tlsdir, ctx, flags, out, err);
+    free(ctx);
+    free(curl_);
+    free(tlsdir);
+    return rc;
+}
+
+static int open_resolved(const char *url, const char *tlsdir, const char *context, int flags,
+                         bx_engine **out, bx_error *err)
 {
     bx_engine *eng = NULL;
     int rc = 0;
 
     *out = NULL;
-    if (!url) {
-        const char *env = getenv("DOCKER_HOST");
-        url = env && *env ? env : DEFAULT_ENDPOINT;
-    }
-    if (!(eng = calloc(1, sizeof *eng)) || !(eng->endpoint = strdup(url))) {
+    if (!(eng = calloc(1, sizeof *eng)) || !(eng->endpoint = strdup(url)) ||
+        (context && !(eng->context = strdup(context)))) {
         rc = bx_error_set(err, BX_ENOMEM, NULL, "out of memory");
         goto out;
     }
@@ -245,11 +469,12 @@ int bx_engine_open_ex(const char *url, int flags, bx_engine **out, bx_error *err
             goto out;
         }
     } else if (strncmp(url, "tcp://", 6) == 0) {
-        if ((rc = open_tcp(eng, url, flags, err)) != 0)
+        if ((rc = open_tcp(eng, url, tlsdir, flags, err)) != 0)
             goto out;
     } else {
         rc = bx_error_set(err, BX_EUNSUPPORTED, url,
-                          "engine must be unix:///path or tcp://host:port");
+                          context ? "the context's engine must be unix:///path or tcp://host:port"
+                                  : "engine must be unix:///path or tcp://host:port");
         goto out;
     }
     eng->curl = curl_easy_init();
@@ -283,9 +508,15 @@ static char *dup_bytes(const char *b, size_t len)
 int bx_engine_open_like(const bx_engine *src, int flags, bx_engine **out, bx_error *err)
 {
     bx_engine *eng = NULL;
-    int rc = bx_engine_open_ex(src->endpoint, flags, &eng, err);
+    char *ctx = NULL;
+    int rc;
 
     *out = NULL;
+    /* the same endpoint and the same TLS material, whatever the environment says now */
+    if (src->context && asprintf(&ctx, "context:%s", src->context) < 0)
+        return bx_error_set(err, BX_ENOMEM, NULL, "out of memory");
+    rc = bx_engine_open_ex(ctx ? ctx : src->endpoint, flags, &eng, err);
+    free(ctx);
     if (rc != 0)
         return rc;
     memcpy(eng->peer, src->peer, sizeof eng->peer);
@@ -306,6 +537,7 @@ void bx_engine_close(bx_engine *eng)
     free(eng->version_raw);
     free(eng->info_raw);
     free(eng->endpoint);
+    free(eng->context);
     free(eng->sock);
     free(eng->base);
     free(eng->ca);
@@ -317,6 +549,11 @@ void bx_engine_close(bx_engine *eng)
 int bx_engine_is_remote(const bx_engine *eng)
 {
     return eng->sock == NULL;
+}
+
+const char *bx_engine_context(const bx_engine *eng)
+{
+    return eng->context;
 }
 
 const char *bx_engine_socket(const bx_engine *eng)
