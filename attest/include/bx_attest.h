@@ -125,6 +125,8 @@ typedef struct {
     json_t *sources;       /* owned: {"network.mode": "kernel"|"runtime"|"spec"|"engine",
                             * ...} for the fields of the containment a reader looks at */
     char why[200];         /* why the evidence level is what it is */
+    char possible[16];     /* the highest level this session's runtime allows on this host
+                            * (engine for a remote engine or when only it was asked) */
     bx_evidence *evidence; /* owned */
 } bx_collection;
 
