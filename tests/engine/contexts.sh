@@ -35,6 +35,13 @@ ok "... DOCKER_CERT_PATH pointing elsewhere does not apply to a context" \
   env DOCKER_CONTEXT=tlslab DOCKER_TLS_VERIFY=1 DOCKER_CERT_PATH=/nonexistent \
   "$BOXCERT" collect "$id" --key "$T/k.key" --out "$T/tls2.intoto.json"
 
+ok "--context tlslab: collect" "$BOXCERT" collect "$id" --context tlslab --key "$T/k.key" \
+  --out "$T/flag.intoto.json"
+is "$(endpoint_of "$T/flag.intoto.json")" "$BOXCERT_TLS_HOST tls" "... over the TLS listener"
+expect_rc 2 "--context nosuch: exit 2" "$BOXCERT" collect "$id" --context nosuch --key "$T/k.key" \
+  --out "$T/flag2.intoto.json"
+ok "... and no certificate" test ! -e "$T/flag2.intoto.json"
+
 "$DOCKER" context use tlslab >/dev/null
 is "$($PY -c 'import json,sys; print(json.load(open(sys.argv[1]))["currentContext"])' "$DOCKER_CONFIG/config.json")" \
   tlslab "docker context use writes currentContext"
