@@ -14,6 +14,12 @@
 #include <sys/un.h>
 #include <unistd.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <openssl/crypto.h>
 #include <openssl/sha.h>
 #include <openssl/pem.h>
@@ -30,6 +36,12 @@ struct bx_engine {
     int tls;                /* tcp:// with mutual TLS */
     char *ca, *cert, *key;  /* DOCKER_CERT_PATH/{ca,cert,key}.pem when tls, or the context's */
     char *context;          /* the docker context it came from, or NULL */
+    char *ssh_host, *ssh_user, *ssh_port; /* ssh://[user@]host[:port] */
+    char *ssh_path, *ssh_cfg, *ssh_dir, *ssh_sock;
+    const char *ssh_args[20];
+    pid_t ssh_acceptor; /* our child giving each connection its ssh (0: not started) */
+    int ssh_errfd;      /* the standard error of every ssh, or -1 */
+    char ssh_error[200]; /* the last ssh's first line on standard error */
     unsigned char peer[32]; /* SHA-256 of the server certificate's DER, once seen */
     int have_peer;
     CURL *curl;   /* kept for connection reuse */
@@ -230,6 +242,197 @@ static int open_tcp(bx_engine *eng, const char *url, const char *tlsdir, int fla
         rc = tls_file(dir, "key.pem", &eng->key, err);
     free(dir);
     return rc;
+}
+
+/* ---- ssh:// --------------------------------------------------------------------------- */
+
+/* ssh://[user@]host[:port], as the docker CLI takes it: no path; the user and host in the
+ * characters ssh and DNS allow (never an option: a host cannot start with '-'). */
+static int open_ssh(bx_engine *eng, const char *url, bx_error *err)
+{
+    static const char ok_host[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-_";
+    const char *p = url + 6, *at = strchr(p, '@'), *h = at ? at + 1 : p, *colon = strrchr(h, ':');
+    size_t hl = colon ? (size_t)(colon - h) : strlen(h);
+
+    if ((at && (at == p || strspn(p, ok_host) != (size_t)(at - p))) || hl == 0 || hl > 253 ||
+        h[0] == '-' || strspn(h, ok_host) != hl ||
+        (colon && (!colon[1] || strspn(colon + 1, "0123456789") != strlen(colon + 1) ||
+                   strlen(colon + 1) > 5 || atoi(colon + 1) == 0 || atoi(colon + 1) > 65535)))
+        return bx_error_set(err, BX_ECONFIG, url, "engine address must be ssh://[USER@]HOST[:PORT]");
+    if (!(eng->ssh_host = strndup(h, hl)) ||
+        (at && !(eng->ssh_user = strndup(p, (size_t)(at - p)))) ||
+        (colon && !(eng->ssh_port = strdup(colon + 1))) ||
+        !(eng->base = strdup("http://localhost")))
+        return bx_error_set(err, BX_ENOMEM, NULL, "out of memory");
+    eng->ssh_errfd = -1;
+    return 0;
+}
+
+/* The ssh command line, resolved before any fork (PATH searched here, not in a child). */
+static int ssh_argv(bx_engine *eng, bx_error *err)
+{
+    const char *path = getenv("PATH"), *cfg = getenv("BOXCERT_SSH_CONFIG");
+    int n = 0;
+
+    if (!path || !*path)
+        path = "/usr/bin:/bin";
+    for (const char *p = path; *p;) {
+        size_t l = strcspn(p, ":");
+        char cand[PATH_MAX];
+        if (l && snprintf(cand, sizeof cand, "%.*s/ssh", (int)l, p) < (int)sizeof cand &&
+            access(cand, X_OK) == 0) {
+            if (!(eng->ssh_path = strdup(cand)))
+                return bx_error_set(err, BX_ENOMEM, NULL, "out of memory");
+            break;
+        }
+        p += l + (p[l] == ':');
+    }
+    if (!eng->ssh_path)
+        return bx_error_set(err, BX_EENV, NULL, "engine %s: no ssh in PATH", eng->endpoint);
+    eng->ssh_args[n++] = "ssh";
+    eng->ssh_args[n++] = "-o";
+    eng->ssh_args[n++] = "BatchMode=yes";
+    if (cfg && *cfg) {
+        if (!(eng->ssh_cfg = strdup(cfg)))
+            return bx_error_set(err, BX_ENOMEM, NULL, "out of memory");
+        eng->ssh_args[n++] = "-F";
+        eng->ssh_args[n++] = eng->ssh_cfg;
+    }
+    if (eng->ssh_user) {
+        eng->ssh_args[n++] = "-l";
+        eng->ssh_args[n++] = eng->ssh_user;
+    }
+    if (eng->ssh_port) {
+        eng->ssh_args[n++] = "-p";
+        eng->ssh_args[n++] = eng->ssh_port;
+    }
+    eng->ssh_args[n++] = "--";
+    eng->ssh_args[n++] = eng->ssh_host;
+    eng->ssh_args[n++] = "docker";
+    eng->ssh_args[n++] = "system";
+    eng->ssh_args[n++] = "dial-stdio";
+    eng->ssh_args[n] = NULL;
+    return 0;
+}
+
+/* The child that gives each connection libcurl makes its own ssh: it accepts on a socket in
+ * a folder only this user can enter, takes a connection only from this process
+ * (SO_PEERCRED), and runs `ssh -o BatchMode=yes [-F $BOXCERT_SSH_CONFIG] [-l USER]
+ * [-p PORT] -- HOST docker system dial-stdio` with the connection as its standard input and
+ * output, as the docker CLI reaches an ssh:// engine. Only async-signal-safe calls after the
+ * fork: the collector may have threads. */
+static void ssh_acceptor(int lfd, int errw, pid_t parent, const char *path, char *const *argv)
+{
+    struct sigaction sa = {.sa_handler = SIG_IGN};
+    sigaction(SIGCHLD, &sa, NULL); /* each ssh reaped by the kernel */
+    for (;;) {
+        struct ucred cr;
+        socklen_t cl = sizeof cr;
+        int c = accept4(lfd, NULL, NULL, SOCK_CLOEXEC);
+        if (c < 0) {
+            if (errno == EINTR || errno == ECONNABORTED)
+                continue;
+            _exit(0);
+        }
+        if (getsockopt(c, SOL_SOCKET, SO_PEERCRED, &cr, &cl) != 0 || cr.pid != parent) {
+            close(c);
+            continue;
+        }
+        pid_t p = fork();
+        if (p == 0) {
+            static const char msg[] = "cannot run ssh\n";
+            if (dup2(c, 0) < 0 || dup2(c, 1) < 0 || dup2(errw, 2) < 0)
+                _exit(127);
+            execv(path, argv);
+            (void)!write(2, msg, sizeof msg - 1);
+            _exit(127);
+        }
+        close(c);
+    }
+}
+
+/* Start the acceptor once per handle (at its first request). */
+static int ssh_start(bx_engine *eng, bx_error *err)
+{
+    struct sockaddr_un sun = {.sun_family = AF_UNIX};
+    char dir[] = "/tmp/boxcert-ssh.XXXXXX";
+    int lfd = -1, ep[2] = {-1, -1}, rc;
+    pid_t parent = getpid(), pid;
+
+    if (eng->ssh_acceptor > 0)
+        return 0;
+    if ((rc = ssh_argv(eng, err)) != 0)
+        return rc;
+    if (!mkdtemp(dir))
+        return bx_error_errno(err, BX_EIO, dir, "cannot make a folder for the ssh connections");
+    if (!(eng->ssh_dir = strdup(dir)) || asprintf(&eng->ssh_sock, "%s/engine.sock", dir) < 0) {
+        eng->ssh_sock = NULL;
+        return bx_error_set(err, BX_ENOMEM, NULL, "out of memory");
+    }
+    snprintf(sun.sun_path, sizeof sun.sun_path, "%s", eng->ssh_sock);
+    if ((lfd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0)) < 0 ||
+        bind(lfd, (struct sockaddr *)&sun, sizeof sun) != 0 || listen(lfd, 8) != 0 ||
+        pipe2(ep, O_CLOEXEC) != 0) {
+        rc = bx_error_errno(err, BX_EIO, eng->ssh_sock, "cannot listen for the ssh connections");
+        goto fail;
+    }
+    if ((pid = fork()) < 0) {
+        rc = bx_error_errno(err, BX_EIO, NULL, "cannot start ssh for %s", eng->endpoint);
+        goto fail;
+    }
+    if (pid == 0)
+        ssh_acceptor(lfd, ep[1], parent, eng->ssh_path, (char *const *)eng->ssh_args);
+    close(lfd);
+    close(ep[1]);
+    eng->ssh_acceptor = pid;
+    eng->ssh_errfd = ep[0];
+    return 0;
+fail:
+    if (lfd >= 0)
+        close(lfd);
+    if (ep[0] >= 0) {
+        close(ep[0]);
+        close(ep[1]);
+    }
+    return rc;
+}
+
+/* What ssh wrote on its standard error (its first line), kept for the error message;
+ * wait at most ms for it. */
+static void ssh_stderr(bx_engine *eng, int ms)
+{
+    char buf[512];
+    ssize_t n;
+    struct pollfd pf = {.fd = eng->ssh_errfd, .events = POLLIN};
+
+    if (eng->ssh_errfd < 0 || poll(&pf, 1, ms) <= 0 ||
+        (n = read(eng->ssh_errfd, buf, sizeof buf - 1)) <= 0)
+        return;
+    buf[n] = '\0';
+    buf[strcspn(buf, "\r\n")] = '\0';
+    for (char *q = buf; *q; q++)
+        if ((unsigned char)*q < 0x20 || *q == 0x7f)
+            *q = '?';
+    if (buf[0])
+        snprintf(eng->ssh_error, sizeof eng->ssh_error, "%.190s", buf);
+}
+
+static void ssh_stop(bx_engine *eng)
+{
+    int st;
+
+    if (eng->ssh_acceptor > 0) {
+        kill(eng->ssh_acceptor, SIGTERM);
+        waitpid(eng->ssh_acceptor, &st, 0);
+        eng->ssh_acceptor = 0;
+    }
+    if (eng->ssh_errfd >= 0)
+        close(eng->ssh_errfd);
+    eng->ssh_errfd = -1;
+    if (eng->ssh_sock)
+        unlink(eng->ssh_sock);
+    if (eng->ssh_dir)
+        rmdir(eng->ssh_dir);
 }
 
 /* ---- docker contexts -------------------------------------------------------------- */
@@ -471,10 +674,15 @@ static int open_resolved(const char *url, const char *tlsdir, const char *contex
     } else if (strncmp(url, "tcp://", 6) == 0) {
         if ((rc = open_tcp(eng, url, tlsdir, flags, err)) != 0)
             goto out;
+    } else if (strncmp(url, "ssh://", 6) == 0) {
+        if ((rc = open_ssh(eng, url, err)) != 0)
+            goto out;
     } else {
         rc = bx_error_set(err, BX_EUNSUPPORTED, url,
-                          context ? "the context's engine must be unix:///path or tcp://host:port"
-                                  : "engine must be unix:///path or tcp://host:port");
+                          context ? "the context's engine must be unix:///path, tcp://host:port "
+                                    "or ssh://[user@]host[:port]"
+                                  : "engine must be unix:///path, tcp://host:port or "
+                                    "ssh://[user@]host[:port]");
         goto out;
     }
     eng->curl = curl_easy_init();
@@ -531,7 +739,16 @@ void bx_engine_close(bx_engine *eng)
     if (!eng)
         return;
     if (eng->curl)
-        curl_easy_cleanup(eng->curl);
+        curl_easy_cleanup(eng->curl); /* closes its connections: each ssh reaped */
+    if (eng->ssh_host)
+        ssh_stop(eng);
+    free(eng->ssh_host);
+    free(eng->ssh_user);
+    free(eng->ssh_port);
+    free(eng->ssh_path);
+    free(eng->ssh_cfg);
+    free(eng->ssh_dir);
+    free(eng->ssh_sock);
     json_decref(eng->version);
     json_decref(eng->info);
     free(eng->version_raw);
@@ -583,6 +800,15 @@ static int transfer_error(bx_engine *eng, CURLcode cc, const char *path, const r
 {
     long oserr = 0;
     const char *detail = eng->errbuf[0] ? eng->errbuf : curl_easy_strerror(cc);
+
+    if (eng->ssh_host) {
+        /* what ssh said is the reason (a refused key, an unknown host, no docker there) */
+        ssh_stderr(eng, 500);
+        if (eng->ssh_error[0] && !r->too_large && cc != CURLE_FILESIZE_EXCEEDED &&
+            cc != CURLE_WRITE_ERROR)
+            return bx_error_set(err, BX_EENV, NULL, "engine unreachable at %s: ssh: %s",
+                                eng->endpoint, eng->ssh_error);
+    }
 
     if (r->too_large || cc == CURLE_FILESIZE_EXCEEDED)
         return bx_error_set(err, BX_EINVAL, path, "engine reply too large (over %d bytes)",
@@ -666,10 +892,16 @@ static int perform(bx_engine *eng, const char *url, const char *path, reply *r, 
     CURL *c = eng->curl;
     CURLcode cc;
 
+    int rc;
+
+    if (eng->ssh_host && (rc = ssh_start(eng, err)) != 0)
+        return rc;
     curl_easy_reset(c);
     eng->errbuf[0] = '\0';
     if (curl_easy_setopt(c, CURLOPT_URL, url) != CURLE_OK ||
         (eng->sock && curl_easy_setopt(c, CURLOPT_UNIX_SOCKET_PATH, eng->sock) != CURLE_OK) ||
+        (eng->ssh_host &&
+         curl_easy_setopt(c, CURLOPT_UNIX_SOCKET_PATH, eng->ssh_sock) != CURLE_OK) ||
         curl_easy_setopt(c, CURLOPT_PROTOCOLS_STR, eng->tls ? "https" : "http") != CURLE_OK ||
         (eng->tls &&
          (curl_easy_setopt(c, CURLOPT_CAINFO, eng->ca) != CURLE_OK ||

@@ -223,12 +223,16 @@ int main(void)
         ok(rc == BX_ECONFIG && strstr(e.msg, "regular file"), "... refused, not waited on (%s)",
            e.msg);
     }
-    /* an engine the client does not speak */
+    /* an ssh:// context; an engine the client does not speak */
     meta_of(m, sizeof m, "sshctx", "ssh://user@host");
     context("sshctx", m, 0, tls);
-    rc = open_("context:sshctx", 0, ep, sizeof ep, &e);
+    ok_err(open_("context:sshctx", 0, ep, sizeof ep, &e), &e, "a context on ssh://");
+    is_str(ep, "ssh://user@host|sshctx", "... its endpoint");
+    meta_of(m, sizeof m, "pipe", "npipe:////./pipe/docker_engine");
+    context("pipe", m, 0, tls);
+    rc = open_("context:pipe", 0, ep, sizeof ep, &e);
     ok(rc == BX_EUNSUPPORTED && strstr(e.msg, "context's engine"),
-       "a context on ssh://: BX_EUNSUPPORTED (%s)", e.msg);
+       "a context on npipe://: BX_EUNSUPPORTED (%s)", e.msg);
 
     /* TLS: the context's own material, not DOCKER_TLS_VERIFY or DOCKER_CERT_PATH */
     meta_of(m, sizeof m, "plain", "tcp://127.0.0.1:2376");
