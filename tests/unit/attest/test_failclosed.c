@@ -13,6 +13,7 @@
 #include "attest_internal.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <ftw.h>
 #include <stdlib.h>
@@ -417,6 +418,53 @@ static void never_settled(void)
     reading_free(&r);
 }
 
+/* A process proven the session's by its cgroup alone (bxa_proc_prove: how runsc's gofer is
+ * found): the session's cgroup or one below it, never a cgroup whose name only begins with
+ * it, never another. */
+static void proven_by_cgroup(void)
+{
+    fproc p[] = {
+        {.pid = 100, .start = 10},
+        {.pid = 101, .start = 10, .cgroup = SCOPE "/sub"},
+        {.pid = 104, .start = 10, .cgroup = SCOPE "-evil"},
+        {.pid = 106, .start = 10, .cgroup = "/system.slice/other.scope"},
+    };
+    static const struct {
+        int64_t pid;
+        int want;
+        const char *name;
+    } t[] = {
+        {100, 1, "the session's cgroup"},
+        {101, 1, "a cgroup below it"},
+        {104, 0, "a cgroup whose name only begins with the session's"},
+        {106, 0, "another cgroup"},
+    };
+    char proc[512];
+    bx_error e = {0};
+    bxa_session s = {.id = ID, .pid = 100, .begin = BEGIN, .runtime = "runsc", .kind = "docker"};
+    bxa_kctx k = {.s = &s, .err = &e, .procfd = -1, .daemon_pid = -1};
+    bxa_proc init = {.dfd = -1, .pidfd = -1};
+
+    world(p, sizeof p / sizeof p[0], &CG);
+    snprintf(proc, sizeof proc, "%s/proc", tmp);
+    k.procfd = open(proc, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    ok(k.procfd >= 0 && bxa_proc_open(&k, 100, &init) == 1 &&
+           bxa_parse_cgroup(init.cgroup, init.cgroup_len, &k.cg, &k.ncg, &e) == 0 &&
+           bxa_cgroup_key(&k) == 0,
+       "the session's cgroup from its init process (%s)", e.msg);
+    for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
+        bxa_proc q = {.dfd = -1, .pidfd = -1};
+        int r = bxa_proc_prove(&k, t[i].pid, &q);
+        ok(r == t[i].want, "proven by cgroup: %s: %s (%d)", t[i].name,
+           t[i].want ? "the session's" : "not the session's", r);
+        bxa_proc_close(&q);
+    }
+    bxa_proc_close(&init);
+    bxa_cgroups_free(k.cg, k.ncg);
+    if (k.procfd >= 0)
+        close(k.procfd);
+}
+
 /* An init process that cannot be proven the session's: the engine's word only. */
 static void not_proven(void)
 {
@@ -756,6 +804,7 @@ int main(void)
     weakest();
     not_counted();
     never_settled();
+    proven_by_cgroup();
     not_proven();
     refusals();
     shared_with_the_host();
