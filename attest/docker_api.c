@@ -41,7 +41,10 @@ struct bx_engine {
     const char *ssh_args[20];
     pid_t ssh_acceptor; /* our child giving each connection its ssh (0: not started) */
     int ssh_errfd;      /* the standard error of every ssh, or -1 */
-    char ssh_error[200]; /* the last ssh's first line on standard error */
+    char ssh_error[200]; /* the last line ssh wrote on standard error that is not debug */
+    char ssh_hostkey[128]; /* "TYPE SHA256:..." of the first connection's server host key */
+    char ssh_line[512];    /* a line of ssh's standard error not yet ended */
+    size_t ssh_line_len;
     unsigned char peer[32]; /* SHA-256 of the server certificate's DER, once seen */
     int have_peer;
     CURL *curl;   /* kept for connection reuse */
@@ -292,6 +295,8 @@ static int ssh_argv(bx_engine *eng, bx_error *err)
     eng->ssh_args[n++] = "ssh";
     eng->ssh_args[n++] = "-o";
     eng->ssh_args[n++] = "BatchMode=yes";
+    eng->ssh_args[n++] = "-o";
+    eng->ssh_args[n++] = "LogLevel=DEBUG1"; /* "Server host key: TYPE SHA256:..." */
     if (cfg && *cfg) {
         if (!(eng->ssh_cfg = strdup(cfg)))
             return bx_error_set(err, BX_ENOMEM, NULL, "out of memory");
@@ -397,24 +402,47 @@ fail:
     return rc;
 }
 
-/* What ssh wrote on its standard error (its first line), kept for the error message;
- * wait at most ms for it. */
+/* One line ssh wrote on its standard error: the server's host key from its debug line; any
+ * other line that is not debug is kept as the reason of a failure. */
+static void ssh_line(bx_engine *eng, char *l)
+{
+    static const char hk[] = "debug1: Server host key: ";
+    char *q;
+
+    l[strcspn(l, "\r")] = '\0';
+    for (q = l; *q; q++)
+        if ((unsigned char)*q < 0x20 || *q == 0x7f)
+            *q = '?';
+    if (strncmp(l, hk, sizeof hk - 1) == 0) {
+        if (!eng->ssh_hostkey[0])
+            snprintf(eng->ssh_hostkey, sizeof eng->ssh_hostkey, "%.120s", l + sizeof hk - 1);
+    } else if (l[0] && strncmp(l, "debug", 5) != 0) {
+        snprintf(eng->ssh_error, sizeof eng->ssh_error, "%.190s", l);
+    }
+}
+
+/* Read what ssh wrote on its standard error so far (waiting at most ms for something): the
+ * pipe is drained after every request, so ssh never blocks on it. */
 static void ssh_stderr(bx_engine *eng, int ms)
 {
-    char buf[512];
+    char buf[4096];
     ssize_t n;
     struct pollfd pf = {.fd = eng->ssh_errfd, .events = POLLIN};
 
-    if (eng->ssh_errfd < 0 || poll(&pf, 1, ms) <= 0 ||
-        (n = read(eng->ssh_errfd, buf, sizeof buf - 1)) <= 0)
-        return;
-    buf[n] = '\0';
-    buf[strcspn(buf, "\r\n")] = '\0';
-    for (char *q = buf; *q; q++)
-        if ((unsigned char)*q < 0x20 || *q == 0x7f)
-            *q = '?';
-    if (buf[0])
-        snprintf(eng->ssh_error, sizeof eng->ssh_error, "%.190s", buf);
+    while (eng->ssh_errfd >= 0 && poll(&pf, 1, ms) > 0 && (pf.revents & POLLIN) &&
+           (n = read(eng->ssh_errfd, buf, sizeof buf)) > 0) {
+        for (ssize_t i = 0; i < n; i++) {
+            if (buf[i] == '\n' || eng->ssh_line_len + 1 >= sizeof eng->ssh_line) {
+                eng->ssh_line[eng->ssh_line_len] = '\0';
+                ssh_line(eng, eng->ssh_line);
+                eng->ssh_line_len = 0;
+                if (buf[i] == '\n')
+                    continue;
+            }
+            eng->ssh_line[eng->ssh_line_len++] = buf[i];
+        }
+        ms = 0;
+    }
 }
 
 static void ssh_stop(bx_engine *eng)
@@ -768,6 +796,11 @@ int bx_engine_is_remote(const bx_engine *eng)
     return eng->sock == NULL;
 }
 
+const char *bx_engine_ssh_host_key(const bx_engine *eng)
+{
+    return eng->ssh_host && eng->ssh_hostkey[0] ? eng->ssh_hostkey : NULL;
+}
+
 const char *bx_engine_context(const bx_engine *eng)
 {
     return eng->context;
@@ -927,6 +960,8 @@ static int perform(bx_engine *eng, const char *url, const char *path, reply *r, 
     cc = curl_easy_perform(c);
     if (cc != CURLE_OK)
         return transfer_error(eng, cc, path, r, err);
+    if (eng->ssh_host)
+        ssh_stderr(eng, 0);
     if (curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, status) != CURLE_OK)
         return bx_error_set(err, BX_EENV, path, "no HTTP status from the engine");
     return eng->tls ? check_peer(eng, path, err) : 0;

@@ -44,6 +44,9 @@ const char *bx_engine_endpoint(const bx_engine *eng);
 int bx_engine_is_remote(const bx_engine *eng);
 /* The unix socket path, or NULL for tcp://. Borrowed. */
 const char *bx_engine_socket(const bx_engine *eng);
+/* For an ssh:// engine, the server host key ssh checked ("ssh-ed25519 SHA256:..."), once a
+ * request went through; else NULL. Borrowed. */
+const char *bx_engine_ssh_host_key(const bx_engine *eng);
 /* The docker context the endpoint came from, or NULL. Borrowed. */
 const char *bx_engine_context(const bx_engine *eng);
 /* Lowercase hex SHA-256 of the DER of the certificate the engine presented over TLS, into

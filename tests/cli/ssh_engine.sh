@@ -16,7 +16,9 @@ mkdir -p "$T/bin"
 cat >"$T/bin/ssh" <<SH
 #!/bin/bash
 printf '%s\n' "\$*" >>"$T/ssh.args"
-[ -n "\${FAKE_SSH_FAIL:-}" ] && { echo "\$FAKE_SSH_FAIL" >&2; exit 255; }
+echo "debug1: Connecting to buildhost port 22." >&2
+[ -n "\${FAKE_SSH_FAIL:-}" ] && { echo "\$FAKE_SSH_FAIL" >&2; echo "debug1: an afterword" >&2; exit 255; }
+echo "debug1: Server host key: ssh-ed25519 SHA256:Zm9vYmFyYmF6cXV4\$FAKE_KEY_SUFFIX" >&2
 exec $PY -c '
 import os, socket, sys, threading
 s = socket.socket(socket.AF_UNIX); s.connect(sys.argv[1])
@@ -49,10 +51,12 @@ expect_rc 0 "collect over ssh://ops@buildhost:2222" env BOXCERT_SSH_CONFIG="$T/s
   "$BOXCERT" collect bxc-hardened --key "$T/k.key" --engine ssh://ops@buildhost:2222 \
   --require-level engine --out "$T/c.intoto.json"
 is "$(head -n 1 "$T/ssh.args")" \
-  "-o BatchMode=yes -F $T/ssh_config -l ops -p 2222 -- buildhost docker system dial-stdio" \
+  "-o BatchMode=yes -o LogLevel=DEBUG1 -F $T/ssh_config -l ops -p 2222 -- buildhost docker system dial-stdio" \
   "... ssh run as the docker CLI runs it (BatchMode, config, user, port, -- before the host)"
 is "$($PY -c 'import base64,json,sys; p=json.loads(base64.b64decode(json.load(open(sys.argv[1]))["payload"]))["predicate"]; print(p["engine"]["endpoint"], p["evidence"]["level"])' "$T/c.intoto.json")" \
   "ssh://ops@buildhost:2222 engine" "... a certificate at level engine naming the ssh:// endpoint"
+is "$($PY -c 'import base64,json,sys; p=json.loads(base64.b64decode(json.load(open(sys.argv[1]))["payload"]))["predicate"]; print(p["engine"].get("sshHostKey"))' "$T/c.intoto.json")" \
+  "ssh-ed25519 SHA256:Zm9vYmFyYmF6cXV4" "... and the host key ssh checked"
 expect_rc 0 "... it verifies" "$BOXCERT_BIN/boxcert-verify" verify "$T/c.intoto.json" --key "$T/k.pub" \
   --policy "$BOXCERT_SOURCE_DIR/fixtures/certificate/policy.yaml"
 n=$(wc -l <"$T/ssh.args")

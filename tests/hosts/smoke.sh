@@ -84,7 +84,7 @@ g "docker rm -f $S-ssh >/dev/null 2>&1; docker run -d --name $S-ssh --network no
 "$BOXCERT" keygen --out "$T/k" >/dev/null
 expect_rc 0 "collect over ssh://$host_alias (docker system dial-stdio in the guest)" \
   env -u DOCKER_HOST BOXCERT_SSH_CONFIG="$ssh_cfg" "$BOXCERT" collect "$S-ssh" \
-  --engine "ssh://$host_alias" --require-level engine --out "$T/ssh.intoto.json"
+  --engine "ssh://$host_alias" --key "$T/k.key" --require-level engine --out "$T/ssh.intoto.json"
 sed 's/^/#   collect: /' "$ERR" | head -n 5
 "$BOXCERT" show "$T/ssh.intoto.json" --policy "$BOXCERT_SOURCE_DIR/examples/policies/demo.yaml" \
   --key "$T/k.pub" >"$T/ssh.json" 2>/dev/null || cp /dev/null "$T/ssh.json"
@@ -95,12 +95,15 @@ print(v if isinstance(v,str) else json.dumps(v, sort_keys=True))' "$1" "$2" 2>/d
 is "$(fieldp "$T/ssh.json" predicate.engine.endpoint)" "ssh://$host_alias" "... the certificate names the ssh:// engine"
 like "$(fieldp "$T/ssh.json" predicate.engine.version)" '^26\.' "... the guest's dockerd 26.x answered"
 is "$(fieldp "$T/ssh.json" predicate.evidence.level)" engine "... at level engine (its sessions are not on this host)"
+gv 'for f in /etc/ssh/ssh_host_*_key.pub; do ssh-keygen -lf $f; done' | awk '{print $2}' >"$T/hostkeys"
+hk=$(fieldp "$T/ssh.json" predicate.engine.sshHostKey)
+ok "... and the host key ssh checked, one of the guest's ($hk)" grep -qxF "${hk#* }" "$T/hostkeys"
 expect_rc 3 "an ssh:// engine whose key is refused: exit 3" env -u DOCKER_HOST \
   BOXCERT_SSH_CONFIG=/dev/null "$BOXCERT" collect "$S-ssh" --engine "ssh://root@127.0.0.1:1" \
-  --out "$T/ssh2.intoto.json"
+  --key "$T/k.key" --out "$T/ssh2.intoto.json"
 like "$ERR" 'engine unreachable at ssh://root@127.0.0.1:1: ssh: ' "... in one line with ssh's own words"
 g docker rm -f "$S-ssh" >/dev/null 2>&1
-eval "$(bash "$BOXCERT_SOURCE_DIR/scripts/engine.sh" env)"
+eval "$(env -u DOCKER_HOST bash "$BOXCERT_SOURCE_DIR/scripts/engine.sh" env)"
 export DOCKER_CONFIG=$T/docker-config
 lc=$BOXCERT_TLS_CERT_PATH
 ok "docker context create guest (the guest's TLS material)" "$DOCKER" context create guest \
