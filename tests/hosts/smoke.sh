@@ -79,6 +79,8 @@ fi
 # ---- the guest's engine over ssh:// and, beside this machine's, through docker contexts
 # (each engine with its own TLS material)
 ssh_cfg=$(printf '%s\n' "$BOXCERT_TESTHOST_SSH" | sed -n 's/.*-F \([^ ]*\) .*/\1/p')
+# without the shared master connection: a connection of its own, whose host key ssh checks
+grep -v '^ *Control' "$ssh_cfg" >"$T/ssh_config" && ssh_cfg=$T/ssh_config
 host_alias=${BOXCERT_TESTHOST_SSH##* }
 g "docker rm -f $S-ssh >/dev/null 2>&1; docker run -d --name $S-ssh --network none boxcert-session:1 sleep 600" >/dev/null 2>&1
 "$BOXCERT" keygen --out "$T/k" >/dev/null
