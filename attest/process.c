@@ -703,6 +703,23 @@ static int kernel_sysctls(bxa_kctx *k, bxa_proc *init, json_t *view)
     return rc;
 }
 
+/* The init process's network namespace over netlink (netlink.c): its links, addresses and
+ * routes replace what net/dev said (the names alone). */
+static int kernel_network(bxa_kctx *k, bxa_proc *init, json_t *view)
+{
+    json_t *net = NULL, *vnet = json_object_get(view, "network");
+    int rc;
+
+    if ((rc = bxa_net_read(k, init, &net)) != 0 || !net)
+        return rc;
+    if (json_is_null(json_object_get(net, "interfaces")))
+        json_object_del(net, "interfaces"); /* net/dev's names stand */
+    if (!json_is_object(vnet) || json_object_update(vnet, net) != 0)
+        rc = bxa_oom(k->err);
+    json_decref(net);
+    return rc;
+}
+
 static json_t *user_namespaces(const bxa_weakest *w)
 {
     json_t *a = json_array();
@@ -874,7 +891,8 @@ int bxa_kernel_processes(bxa_kctx *k, bxa_proc *init)
         goto out;
     }
     shared = NULL;
-    if ((rc = bxa_read_limits(k, view, NULL)) != 0 || (rc = kernel_sysctls(k, init, view)) != 0)
+    if ((rc = bxa_read_limits(k, view, NULL)) != 0 || (rc = kernel_sysctls(k, init, view)) != 0 ||
+        (rc = kernel_network(k, init, view)) != 0)
         goto out;
     {
         /* a process outside the session's memory, pids or devices cgroup: that limit is not
