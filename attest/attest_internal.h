@@ -660,7 +660,8 @@ int bxa_predicate_finish(json_t *predicate, bx_error *err) BX_WUR;
 /* One building of the engine-level predicate (bxa_predicate_engine). */
 typedef struct {
     const json_t *version, *info, *c, *img, *net, *libpod;
-    const json_t *nets; /* the other networks' inspects (an array), or NULL */
+    const json_t *nets;   /* the other networks' inspects (an array), or NULL */
+    const json_t *joined; /* container:W: W's inspect, or NULL */
     const bx_engine_replies *r;
     const bx_collect_opts *o;
     const char *endpoint, *tls_peer;

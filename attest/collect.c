@@ -8,9 +8,9 @@
 #include <time.h>
 
 typedef struct {
-    json_t *version, *info, *c, *img, *net, *libpod, *nets;
-    char *raw_c, *raw_img, *raw_net, *raw_libpod, *raw_nets;
-    size_t raw_c_len, raw_img_len, raw_net_len, raw_libpod_len, raw_nets_len;
+    json_t *version, *info, *c, *img, *net, *libpod, *nets, *joined;
+    char *raw_c, *raw_img, *raw_net, *raw_libpod, *raw_nets, *raw_joined;
+    size_t raw_c_len, raw_img_len, raw_net_len, raw_libpod_len, raw_nets_len, raw_joined_len;
 } replies;
 
 static void replies_free(replies *r)
@@ -23,6 +23,8 @@ static void replies_free(replies *r)
     json_decref(r->libpod);
     json_decref(r->nets);
     free(r->raw_nets);
+    json_decref(r->joined);
+    free(r->raw_joined);
     free(r->raw_c);
     free(r->raw_img);
     free(r->raw_net);
@@ -79,10 +81,18 @@ static int get_network(bx_engine *eng, replies *r, bx_error *err)
  * has is left out (its bridge is then not known). */
 static int get_attached(bx_engine *eng, replies *r, bx_error *err)
 {
+    const char *mode = json_string_value(bxa_get(r->c, "/HostConfig/NetworkMode"));
     const json_t *map = bxa_get(r->c, "/NetworkSettings/Networks"), *n;
     const char *name, *own = json_string_value(json_object_get(r->net, "Id"));
     int rc = 0;
 
+    /* container:W: the networks are W's (its namespace is the session's) */
+    if (mode && !strncmp(mode, "container:", 10) && safe_name(mode + 10, 0)) {
+        if ((rc = get_obj(eng, "/containers", mode + 10, "/json", &r->joined, &r->raw_joined,
+                          &r->raw_joined_len, err)) != 0)
+            return rc;
+        map = bxa_get(r->joined, "/NetworkSettings/Networks");
+    }
     json_object_foreach((json_t *)map, name, n)
     {
         const char *id = json_string_value(json_object_get(n, "NetworkID"));
@@ -465,7 +475,10 @@ int bx_collect_full(bx_engine *eng, const bx_collect_opts *o, bx_collection *out
                             .raw_libpod_len = r.raw_libpod_len,
                             .networks = r.nets,
                             .raw_networks = r.raw_nets,
-                            .raw_networks_len = r.raw_nets_len};
+                            .raw_networks_len = r.raw_nets_len,
+                            .joined = r.joined,
+                            .raw_joined = r.raw_joined,
+                            .raw_joined_len = r.raw_joined_len};
     if ((rc = bxa_predicate_engine(&er, o, bx_engine_endpoint(eng),
                                    bx_engine_tls_peer_sha256(eng, peer), &p, ev, err)) != 0 ||
         (rc = kernel_view(eng, o, &r, p, begin, &v, ev, err)) != 0 ||

@@ -174,12 +174,12 @@ static json_t *bridge_of(const json_t *net)
     return json_string(name);
 }
 
-/* NetworkSettings.Networks: the networks the engine says the session is attached to, each
- * with its bridge and internal flag where the network's inspect was read (the session's own
- * network's). */
+/* NetworkSettings.Networks: the networks the engine says the session is attached to (for
+ * container:W, W's), each with its bridge and internal flag where the network's inspect was
+ * read. */
 static int net_networks(bxa_pctx *x, json_t **out)
 {
-    const json_t *map = bxa_get(x->c, "/NetworkSettings/Networks"), *n;
+    const json_t *map = bxa_get(x->joined ? x->joined : x->c, "/NetworkSettings/Networks"), *n;
     const char *name;
     json_t *arr;
 

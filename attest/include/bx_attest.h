@@ -154,6 +154,11 @@ typedef struct {
     const json_t *networks;
     const char *raw_networks;
     size_t raw_networks_len;
+    /* container:W: W's container inspect (its NetworkSettings.Networks are the session's);
+     * NULL otherwise */
+    const json_t *joined;
+    const char *raw_joined;
+    size_t raw_joined_len;
 } bx_engine_replies;
 
 /* The engine-level half of bx_collect, without I/O to the engine: build the predicate
