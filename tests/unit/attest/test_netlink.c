@@ -175,6 +175,44 @@ static void hand_made(void)
        "a fallback device is its name and its kind");
 }
 
+/* The bridged case with the nsids changed: its veth's peer is no longer proven the host's. */
+static void nsids(void)
+{
+    replies r = {0};
+    bxa_nl_facts_in in = {0};
+    json_t *out = NULL;
+    bx_error e = {0};
+    const char *dir = DIR_NL "/bridged";
+    int64_t h = -1, s = -1;
+
+    for (int i = 0; i < 6; i++)
+        r.b[i] = slurp(dir, files[i], &r.n[i]);
+    in.links = bxa_nl_links(r.b[0], r.n[0]);
+    in.host_links = bxa_nl_links(r.b[4], r.n[4]);
+    ok(bxa_nl_nsid(r.b[3], r.n[3], &h) == 0 && bxa_nl_nsid(r.b[5], r.n[5], &s) == 0,
+       "bridged: both nsids read");
+    for (int c = 0; c < 3; c++) {
+        const json_t *peer;
+        in.host_nsid = c == 1 ? h + 5 : h;
+        in.sess_nsid = c == 2 ? s + 5 : s;
+        if (bxa_nl_facts(&in, &out, &e) != 0)
+            out = NULL;
+        peer = json_object_get(json_array_get(json_object_get(out, "links"), 0), "peer");
+        if (c == 0)
+            ok(json_is_true(json_object_get(peer, "host")), "the recorded nsids: the peer is the host's");
+        else
+            ok(json_is_false(json_object_get(peer, "host")) &&
+                   json_is_null(json_object_get(peer, "bridge")),
+               "the %s nsid changed: the peer is not proven the host's, no bridge",
+               c == 1 ? "host's" : "session's");
+        json_decref(out);
+    }
+    json_decref((json_t *)in.links);
+    json_decref((json_t *)in.host_links);
+    for (int i = 0; i < 6; i++)
+        free(r.b[i]);
+}
+
 /* No replies at all: every fact null. */
 static void not_read(void)
 {
@@ -208,6 +246,7 @@ int main(void)
         closedir(d);
     ok(cases >= 2, "fixtures/netlink has its cases (%d)", cases);
     hand_made();
+    nsids();
     not_read();
     return tap_done();
 }
