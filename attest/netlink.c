@@ -289,8 +289,8 @@ static json_t *opt_int(int have, int64_t v)
     return have ? json_integer(v) : json_null();
 }
 
-static const char *const operstates[] = {"unknown",        "notpresent", "down",    "lowerlayerdown",
-                                         "testing",        "dormant",    "up",      NULL};
+static const char *const operstates[] = {"unknown", "notpresent", "down", "lowerlayerdown",
+                                         "testing", "dormant",    "up",   NULL};
 
 static int link_msg(const struct nlmsghdr *h, void *ctx)
 {
@@ -322,11 +322,11 @@ static int link_msg(const struct nlmsghdr *h, void *ctx)
     have_master = u32_of(at.a[IFLA_MASTER], &master) == 0;
     if (at.a[IFLA_OPERSTATE] && RTA_PAYLOAD(at.a[IFLA_OPERSTATE]) >= 1)
         op = *(const uint8_t *)RTA_DATA(at.a[IFLA_OPERSTATE]);
-    o = json_pack("{s:I,s:s,s:o,s:b,s:s?,s:o,s:o,s:o}", "index", (json_int_t)m->ifi_index,
-                  "name", name, "kind", have_kind ? json_string(kind) : json_null(), "up",
-                  (m->ifi_flags & IFF_UP) != 0, "operState", op < 7 ? operstates[op] : NULL,
-                  "link", opt_int(have_link, link), "linkNetnsid",
-                  opt_int(have_nsid, (int32_t)nsid), "master", opt_int(have_master, master));
+    o = json_pack("{s:I,s:s,s:o,s:b,s:s?,s:o,s:o,s:o}", "index", (json_int_t)m->ifi_index, "name",
+                  name, "kind", have_kind ? json_string(kind) : json_null(), "up",
+                  (m->ifi_flags & IFF_UP) != 0, "operState", op < 7 ? operstates[op] : NULL, "link",
+                  opt_int(have_link, link), "linkNetnsid", opt_int(have_nsid, (int32_t)nsid),
+                  "master", opt_int(have_master, master));
     return o && json_array_append_new(arr, o) == 0 ? 0 : -1;
 }
 
@@ -354,20 +354,26 @@ static int addr_msg(const struct nlmsghdr *h, void *ctx)
         m->ifa_prefixlen > (m->ifa_family == AF_INET ? 32 : 128))
         return -1;
     snprintf(full, sizeof full, "%s/%u", ip, m->ifa_prefixlen);
-    return json_array_append_new(ctx, json_pack("{s:I,s:s}", "index", (json_int_t)m->ifa_index,
-                                                "address", full)) == 0
+    return json_array_append_new(
+               ctx, json_pack("{s:I,s:s}", "index", (json_int_t)m->ifa_index, "address", full)) == 0
                ? 0
                : -1;
 }
 
 static const char *route_type(unsigned char t)
 {
-    static const char *const names[] = {
-        [RTN_UNSPEC] = "unspec",         [RTN_UNICAST] = "unicast", [RTN_LOCAL] = "local",
-        [RTN_BROADCAST] = "broadcast",   [RTN_ANYCAST] = "anycast", [RTN_MULTICAST] = "multicast",
-        [RTN_BLACKHOLE] = "blackhole",   [RTN_UNREACHABLE] = "unreachable",
-        [RTN_PROHIBIT] = "prohibit",     [RTN_THROW] = "throw",     [RTN_NAT] = "nat",
-        [RTN_XRESOLVE] = "xresolve"};
+    static const char *const names[] = {[RTN_UNSPEC] = "unspec",
+                                        [RTN_UNICAST] = "unicast",
+                                        [RTN_LOCAL] = "local",
+                                        [RTN_BROADCAST] = "broadcast",
+                                        [RTN_ANYCAST] = "anycast",
+                                        [RTN_MULTICAST] = "multicast",
+                                        [RTN_BLACKHOLE] = "blackhole",
+                                        [RTN_UNREACHABLE] = "unreachable",
+                                        [RTN_PROHIBIT] = "prohibit",
+                                        [RTN_THROW] = "throw",
+                                        [RTN_NAT] = "nat",
+                                        [RTN_XRESOLVE] = "xresolve"};
     return t < sizeof names / sizeof names[0] ? names[t] : NULL;
 }
 
@@ -400,10 +406,10 @@ static int route_msg(const struct nlmsghdr *h, void *ctx)
     have_oif = u32_of(at.a[RTA_OIF], &oif) == 0;
     if (u32_of(at.a[RTA_TABLE], &table) != 0)
         table = m->rtm_table;
-    return json_array_append_new(
-               ctx, json_pack("{s:I,s:s,s:s?,s:o,s:s?}", "table", (json_int_t)table, "dst", full,
-                              "gateway", have_gw ? gw : NULL, "oif", opt_int(have_oif, oif), "type",
-                              route_type(m->rtm_type))) == 0
+    return json_array_append_new(ctx, json_pack("{s:I,s:s,s:s?,s:o,s:s?}", "table",
+                                                (json_int_t)table, "dst", full, "gateway",
+                                                have_gw ? gw : NULL, "oif", opt_int(have_oif, oif),
+                                                "type", route_type(m->rtm_type))) == 0
                ? 0
                : -1;
 }
@@ -459,11 +465,18 @@ int bxa_nl_nsid(const char *buf, size_t len, int64_t *nsid)
 
 /* The fallback devices a new namespace gets when their module is loaded on the host: name
  * and kind both. */
-static const char *const fallback[][2] = {
-    {"sit0", "sit"},        {"tunl0", "ipip"},        {"ip6tnl0", "ip6tnl"},  {"gre0", "gre"},
-    {"gretap0", "gretap"},  {"erspan0", "erspan"},    {"ip_vti0", "vti"},     {"ip6_vti0", "vti6"},
-    {"ip6gre0", "ip6gre"},  {"ip6gretap0", "ip6gretap"}, {"ip6erspan0", "ip6erspan"},
-    {NULL, NULL}};
+static const char *const fallback[][2] = {{"sit0", "sit"},
+                                          {"tunl0", "ipip"},
+                                          {"ip6tnl0", "ip6tnl"},
+                                          {"gre0", "gre"},
+                                          {"gretap0", "gretap"},
+                                          {"erspan0", "erspan"},
+                                          {"ip_vti0", "vti"},
+                                          {"ip6_vti0", "vti6"},
+                                          {"ip6gre0", "ip6gre"},
+                                          {"ip6gretap0", "ip6gretap"},
+                                          {"ip6erspan0", "ip6erspan"},
+                                          {NULL, NULL}};
 
 int bxa_nl_is_fallback(const char *name, const char *kind)
 {
@@ -536,11 +549,10 @@ static json_t *peer_of(const json_t *l, const bxa_nl_facts_in *in)
     br = json_is_integer(json_object_get(pl, "master"))
              ? by_index(in->host_links, json_integer_value(json_object_get(pl, "master")))
              : NULL;
-    return json_pack("{s:b,s:s?,s:n,s:n}", "host", 1, "bridge",
-                     br && sval(br, "kind") && !strcmp(sval(br, "kind"), "bridge")
-                         ? sval(br, "name")
-                         : NULL,
-                     "network", "internal");
+    return json_pack(
+        "{s:b,s:s?,s:n,s:n}", "host", 1, "bridge",
+        br && sval(br, "kind") && !strcmp(sval(br, "kind"), "bridge") ? sval(br, "name") : NULL,
+        "network", "internal");
 }
 
 int bxa_nl_facts(const bxa_nl_facts_in *in, json_t **out, bx_error *err)
@@ -569,9 +581,9 @@ int bxa_nl_facts(const bxa_nl_facts_in *in, json_t **out, bx_error *err)
             goto out;
         }
         if (json_is_array(in->addrs)) {
-            json_array_foreach(in->addrs, j, a) if (json_integer_value(json_object_get(a, "index")) ==
-                                                    idx) json_array_append(addrs,
-                                                                           json_object_get(a, "address"));
+            json_array_foreach(in->addrs, j,
+                               a) if (json_integer_value(json_object_get(a, "index")) == idx)
+                json_array_append(addrs, json_object_get(a, "address"));
             bxa_sort_strings(addrs);
         } else {
             json_decref(addrs);
@@ -581,8 +593,8 @@ int bxa_nl_facts(const bxa_nl_facts_in *in, json_t **out, bx_error *err)
                       json_object_get(l, "kind"), "up", json_object_get(l, "up"), "operState",
                       json_object_get(l, "operState") ? json_object_get(l, "operState")
                                                       : json_null(),
-                      "addresses", addrs,
-                      "peer", kind && !strcmp(kind, "veth") ? peer_of(l, in) : json_null());
+                      "addresses", addrs, "peer",
+                      kind && !strcmp(kind, "veth") ? peer_of(l, in) : json_null());
         if (!o || json_array_append_new(links, o) != 0 ||
             json_array_append(names, json_object_get(l, "name")) != 0) {
             rc = bxa_oom(err);
@@ -598,17 +610,16 @@ int bxa_nl_facts(const bxa_nl_facts_in *in, json_t **out, bx_error *err)
         }
         json_array_foreach(in->routes, i, rt)
         {
-            const json_t *dev = json_is_integer(json_object_get(rt, "oif"))
-                                    ? by_index(in->links,
-                                               json_integer_value(json_object_get(rt, "oif")))
-                                    : NULL;
-            json_t *o = json_pack("{s:O,s:O,s:O,s:o,s:O}", "table", json_object_get(rt, "table"),
-                                  "dst", json_object_get(rt, "dst"), "gateway",
-                                  json_object_get(rt, "gateway") ? json_object_get(rt, "gateway")
-                                                                 : json_null(),
-                                  "dev", dev ? json_incref(json_object_get(dev, "name")) : json_null(),
-                                  "type", json_object_get(rt, "type") ? json_object_get(rt, "type")
-                                                                      : json_null());
+            const json_t *dev =
+                json_is_integer(json_object_get(rt, "oif"))
+                    ? by_index(in->links, json_integer_value(json_object_get(rt, "oif")))
+                    : NULL;
+            json_t *o = json_pack(
+                "{s:O,s:O,s:O,s:o,s:O}", "table", json_object_get(rt, "table"), "dst",
+                json_object_get(rt, "dst"), "gateway",
+                json_object_get(rt, "gateway") ? json_object_get(rt, "gateway") : json_null(),
+                "dev", dev ? json_incref(json_object_get(dev, "name")) : json_null(), "type",
+                json_object_get(rt, "type") ? json_object_get(rt, "type") : json_null());
             if (!o || json_array_append_new(routes, o) != 0) {
                 rc = bxa_oom(err);
                 goto out;

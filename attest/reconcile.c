@@ -290,11 +290,11 @@ static void network(rctx *x)
             vals[S_ENGINE] = json_object_get(net, "mode");
             vals[S_KERNEL] = km ? json_string(km) : NULL;
             rm = r ? json_string(r) : json_null();
-            note(x, "containment.network.mode", vals,
-                 rm, !known ? "kernel: a link of the session's network namespace is on no "
-                              "network of the engine's (the weaker: not known)"
-                            : "kernel: the session's links are not what the engine's mode says "
-                              "(the weaker recorded)");
+            note(x, "containment.network.mode", vals, rm,
+                 !known ? "kernel: a link of the session's network namespace is on no "
+                          "network of the engine's (the weaker: not known)"
+                        : "kernel: the session's links are not what the engine's mode says "
+                          "(the weaker recorded)");
             put(x, net, "mode", rm);
             json_decref(vals[S_KERNEL]);
             json_decref(rm);
@@ -307,7 +307,7 @@ static void network(rctx *x)
                 put(x, net, "internal", json_false());
             } else if (!json_equal(ki, (json_t *)ei)) {
                 json_t *v2[S_COUNT] = {(json_t *)ei, NULL, NULL, ki};
-                json_t *rec_i = json_is_true(ki) && json_is_true(ei)    ? json_true()
+                json_t *rec_i = json_is_true(ki) && json_is_true(ei)     ? json_true()
                                 : json_is_false(ki) || json_is_false(ei) ? json_false()
                                                                          : json_null();
                 note(x, "containment.network.internal", v2, rec_i,

@@ -1210,9 +1210,8 @@ static void eval_network_kernel(const bxp_ev *e)
                     "rests on the engine's word");
         return;
     }
-    json_array_foreach(links, i, l)
-        bxp_append(names, sizeof names, "%s%s", i ? ", " : "",
-                   json_string_value(json_object_get(l, "name")));
+    json_array_foreach(links, i, l) bxp_append(names, sizeof names, "%s%s", i ? ", " : "",
+                                               json_string_value(json_object_get(l, "name")));
     bxp_add(e, "containment.network_kernel", "pass", bxp_copy(p), bxp_copy(links),
             "the network judged by the kernel's %zu link(s): %s", json_array_size(links), names);
 }

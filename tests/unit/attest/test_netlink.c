@@ -82,7 +82,7 @@ static void one_case(const char *dir, const char *name)
             char *copy = malloc(cut + 1);
             json_t *v;
             memcpy(copy, r.b[i], cut);
-            v = i == 0 ? bxa_nl_links(copy, cut)
+            v = i == 0   ? bxa_nl_links(copy, cut)
                 : i == 1 ? bxa_nl_addrs(copy, cut)
                          : bxa_nl_routes(copy, cut);
             bad += !json_is_null(v);
@@ -142,9 +142,8 @@ static void hand_made(void)
     json_decref(v);
     memcpy(m.name, "eth", 4);
     v = bxa_nl_links((const char *)&m, sizeof m);
-    ok(json_array_size(v) == 1 && !strcmp(json_string_value(json_object_get(json_array_get(v, 0),
-                                                                            "name")),
-                                          "eth"),
+    ok(json_array_size(v) == 1 &&
+           !strcmp(json_string_value(json_object_get(json_array_get(v, 0), "name")), "eth"),
        "the same link named eth: one link");
     ok(json_is_null(json_object_get(json_array_get(v, 0), "kind")) &&
            json_is_null(json_object_get(json_array_get(v, 0), "linkNetnsid")),
@@ -199,7 +198,8 @@ static void nsids(void)
             out = NULL;
         peer = json_object_get(json_array_get(json_object_get(out, "links"), 0), "peer");
         if (c == 0)
-            ok(json_is_true(json_object_get(peer, "host")), "the recorded nsids: the peer is the host's");
+            ok(json_is_true(json_object_get(peer, "host")),
+               "the recorded nsids: the peer is the host's");
         else
             ok(json_is_false(json_object_get(peer, "host")) &&
                    json_is_null(json_object_get(peer, "bridge")),
@@ -220,8 +220,7 @@ static void not_read(void)
     json_t *out = NULL;
     bx_error e = {0};
 
-    ok(bxa_nl_facts(&in, &out, &e) == 0 &&
-           json_is_null(json_object_get(out, "links")) &&
+    ok(bxa_nl_facts(&in, &out, &e) == 0 && json_is_null(json_object_get(out, "links")) &&
            json_is_null(json_object_get(out, "routes")) &&
            json_is_null(json_object_get(out, "interfaces")),
        "nothing read: links, routes and interfaces null");

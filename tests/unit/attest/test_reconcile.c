@@ -432,21 +432,23 @@ static void v2_members(void)
     done(&r);
 }
 
-
 /* ---- the network by the kernel's links ---------------------------------------------------- */
 
 #define NET_BRIDGE                                                                                 \
     "{\"Name\":\"bridge\",\"Id\":\"n1\",\"Driver\":\"bridge\",\"Internal\":false,\"Options\":"     \
     "{\"com.docker.network.bridge.name\":\"docker0\"}}"
-#define NET_INTERNAL "{\"Name\":\"inet\",\"Id\":\"n2abcdef012345\",\"Driver\":\"bridge\",\"Internal\":true}"
-#define LO "{\"name\":\"lo\",\"kind\":null,\"up\":true,\"operState\":\"unknown\",\"addresses\":[\"127.0.0.1/8\"],\"peer\":null}"
+#define NET_INTERNAL                                                                               \
+    "{\"Name\":\"inet\",\"Id\":\"n2abcdef012345\",\"Driver\":\"bridge\",\"Internal\":true}"
+#define LO                                                                                         \
+    "{\"name\":\"lo\",\"kind\":null,\"up\":true,\"operState\":\"unknown\",\"addresses\":[\"127.0." \
+    "0.1/8\"],\"peer\":null}"
 #define VETH(n, host, br)                                                                          \
     "{\"name\":\"" n "\",\"kind\":\"veth\",\"up\":true,\"operState\":\"up\",\"addresses\":"        \
-    "[\"172.17.0.2/16\"],\"peer\":{\"host\":" host ",\"bridge\":" br ",\"network\":null,"         \
+    "[\"172.17.0.2/16\"],\"peer\":{\"host\":" host ",\"bridge\":" br ",\"network\":null,"          \
     "\"internal\":null}}"
 #define SIT(up, addrs)                                                                             \
-    "{\"name\":\"sit0\",\"kind\":\"sit\",\"up\":" up ",\"operState\":\"down\",\"addresses\":"      \
-    addrs ",\"peer\":null}"
+    "{\"name\":\"sit0\",\"kind\":\"sit\",\"up\":" up                                               \
+    ",\"operState\":\"down\",\"addresses\":" addrs ",\"peer\":null}"
 
 /* mode: HostConfig.NetworkMode; nets: NetworkSettings.Networks; inspect: the network's reply;
  * links: the kernel's; runtime: a runtime view or NULL. */
@@ -462,7 +464,8 @@ static run net_case(const char *mode, const char *nets, const char *inspect, con
     bx_error e;
 
     json_object_set_new(json_object_get(c, "HostConfig"), "NetworkMode", json_string(mode));
-    json_object_set_new(json_object_get(c, "NetworkSettings"), "Networks", json_loads(nets, 0, NULL));
+    json_object_set_new(json_object_get(c, "NetworkSettings"), "Networks",
+                        json_loads(nets, 0, NULL));
     if (bx_predicate_from_inspect(version, info, c, image, netj, raw_c, raw_c_len, raw_i, raw_i_len,
                                   &o, "unix:///var/run/docker.sock", &r.p, &e) != 0)
         printf("# engine predicate: %s\n", e.msg);
@@ -491,8 +494,10 @@ static void network_links(void)
     run r;
 
     /* docker network disconnect none S; docker network connect bridge S */
-    r = net_case("none", "{\"bridge\":{\"NetworkID\":\"n1\",\"IPAddress\":\"172.17.0.2\",\"IPPrefixLen\":16}}",
-                 NET_BRIDGE, "[" VETH("eth0", "true", "\"docker0\"") "," LO "]", NULL);
+    r = net_case(
+        "none",
+        "{\"bridge\":{\"NetworkID\":\"n1\",\"IPAddress\":\"172.17.0.2\",\"IPPrefixLen\":16}}",
+        NET_BRIDGE, "[" VETH("eth0", "true", "\"docker0\"") "," LO "]", NULL);
     d = discrepancy(r.p, "containment.network.mode");
     ok(r.rc == 0 && is_json(at(r.p, "/containment/network/mode"), "\"bridge\"") &&
            is_json(at(r.p, "/containment/network/internal"), "false"),
@@ -541,7 +546,7 @@ static void network_links(void)
     done(&r);
     r = net_case("inet", "{\"inet\":{\"NetworkID\":\"n2abcdef012345\"}}", NET_INTERNAL,
                  "[" VETH("eth0", "true", "\"br-n2abcdef0123\"") "," VETH("eth1", "true",
-                                                                           "\"docker0\"") "," LO "]",
+                                                                          "\"docker0\"") "," LO "]",
                  NULL);
     ok(is_json(at(r.p, "/containment/network/mode"), "null") &&
            is_json(at(r.p, "/containment/network/internal"), "null") &&
@@ -554,9 +559,9 @@ static void network_links(void)
        "a veth whose peer is not on the host: internal not known");
     done(&r);
 
-    r = net_case("bridge", "{\"bridge\":{\"NetworkID\":\"n1\"}}", NET_BRIDGE,
-                 "[" VETH("eth0", "true", "\"docker0\"") "," VETH("eth1", "false", "null") "," LO "]",
-                 NULL);
+    r = net_case(
+        "bridge", "{\"bridge\":{\"NetworkID\":\"n1\"}}", NET_BRIDGE,
+        "[" VETH("eth0", "true", "\"docker0\"") "," VETH("eth1", "false", "null") "," LO "]", NULL);
     ok(is_json(at(r.p, "/containment/network/internal"), "false") &&
            is_json(at(r.p, "/containment/network/mode"), "null"),
        "the engine's bridge and a link of no network: internal false (the weaker), mode not known");
