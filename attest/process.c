@@ -704,17 +704,28 @@ static int kernel_sysctls(bxa_kctx *k, bxa_proc *init, json_t *view)
 }
 
 /* The init process's network namespace over netlink (netlink.c): its links, addresses and
- * routes replace what net/dev said (the names alone). */
+ * routes; its link names join net/dev's, which were read in every network namespace of the
+ * session's processes. */
 static int kernel_network(bxa_kctx *k, bxa_proc *init, json_t *view)
 {
     json_t *net = NULL, *vnet = json_object_get(view, "network");
+    json_t *names = json_object_get(vnet, "interfaces");
+    const json_t *v, *x;
+    size_t i, j;
     int rc;
 
     if ((rc = bxa_net_read(k, init, &net)) != 0 || !net)
         return rc;
-    if (json_is_null(json_object_get(net, "interfaces")))
-        json_object_del(net, "interfaces"); /* net/dev's names stand */
-    if (!json_is_object(vnet) || json_object_update(vnet, net) != 0)
+    json_array_foreach(json_object_get(net, "interfaces"), i, v)
+    {
+        int dup = 0;
+        json_array_foreach(names, j, x) dup |= json_equal((json_t *)x, (json_t *)v);
+        if (!dup && json_is_array(names) && json_array_append(names, (json_t *)v) != 0)
+            rc = bxa_oom(k->err);
+    }
+    bxa_sort_strings(names);
+    json_object_del(net, "interfaces");
+    if (rc == 0 && (!json_is_object(vnet) || json_object_update(vnet, net) != 0))
         rc = bxa_oom(k->err);
     json_decref(net);
     return rc;
