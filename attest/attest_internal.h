@@ -609,6 +609,44 @@ int bxa_sysctl_name_ok(const char *name);
  * value are one space. BX_ENOMEM only; caller owns *out. */
 int bxa_sysctl_read(int proc_dfd, const json_t *names, json_t **out, bx_error *err) BX_WUR;
 
+/* netlink.c: the session's network namespace over NETLINK_ROUTE. */
+enum { BXA_NL_LINK, BXA_NL_ADDR, BXA_NL_ROUTE, BXA_NL_NSID, BXA_NL_DUMPS };
+/* The kernel's replies of one namespace, as received (NULL: not read). */
+typedef struct {
+    char *buf[BXA_NL_DUMPS];
+    size_t len[BXA_NL_DUMPS];
+} bxa_nl_dump;
+void bxa_nl_dump_free(bxa_nl_dump *d);
+/* Dump links, addresses and routes in the namespace of descriptor sess_ns and the nsid it
+ * gives host_ns's; links in host_ns (-1: the collector's own) and the nsid it gives
+ * sess_ns's. Each by a helper thread that joins the namespace; what failed stays NULL. */
+void bxa_nl_read(int sess_ns, int host_ns, bxa_nl_dump *sess, bxa_nl_dump *host);
+/* Pure parsers of a dump's replies (RTM_NEWLINK, RTM_NEWADDR, RTM_NEWROUTE messages ending
+ * with NLMSG_DONE): an array of {index, name, kind, up, operState, link, linkNetnsid,
+ * master}, of {index, address "ip/len"}, of {table, dst "ip/len", gateway, oif, type}
+ * (the local, broadcast, anycast and multicast routes left out); json null when the reply
+ * is malformed, truncated or an error (never NULL but out of memory). Caller owns. */
+json_t *bxa_nl_links(const char *buf, size_t len);
+json_t *bxa_nl_addrs(const char *buf, size_t len);
+json_t *bxa_nl_routes(const char *buf, size_t len);
+/* The nsid of a RTM_NEWNSID reply: 0, or -1 (malformed, an error, not assigned). */
+int bxa_nl_nsid(const char *buf, size_t len, int64_t *nsid);
+/* 1 if name and kind are a fallback tunnel device's (sit0 of kind sit, tunl0 ipip, ...). */
+int bxa_nl_is_fallback(const char *name, const char *kind);
+/* What the facts are made from (all borrowed; null or NULL: not read). */
+typedef struct {
+    const json_t *links, *addrs, *routes, *host_links;
+    int64_t host_nsid; /* the nsid the session's namespace gives the host's, or -1 */
+    int64_t sess_nsid; /* the nsid the host's namespace gives the session's, or -1 */
+} bxa_nl_facts_in;
+/* {interfaces, links, routes}: the links sorted by name (name, kind, up, operState,
+ * addresses, peer {host, bridge} for a veth), the routes sorted by table, dst, dev,
+ * gateway, type; each null when not read. Caller owns *out. */
+int bxa_nl_facts(const bxa_nl_facts_in *in, json_t **out, bx_error *err) BX_WUR;
+/* The facts of p's network namespace (the host's: the engine daemon's), the replies kept as
+ * evidence of p; *out NULL on a recorded /proc. Caller owns *out. */
+int bxa_net_read(bxa_kctx *k, bxa_proc *p, json_t **out) BX_WUR;
+
 /* ---- predicate (predicate.c), reconciliation (reconcile.c) ------------------------- */
 
 /* The engine-level predicate, keeping the redacted inspect replies in ev (may be NULL);
@@ -626,6 +664,8 @@ int bxa_predicate_finish(json_t *predicate, bx_error *err) BX_WUR;
 /* One building of the engine-level predicate (bxa_predicate_engine). */
 typedef struct {
     const json_t *version, *info, *c, *img, *net, *libpod;
+    const json_t *nets;   /* the other networks' inspects (an array), or NULL */
+    const json_t *joined; /* container:W: W's inspect, or NULL */
     const bx_engine_replies *r;
     const bx_collect_opts *o;
     const char *endpoint, *tls_peer;

@@ -8,9 +8,9 @@
 #include <time.h>
 
 typedef struct {
-    json_t *version, *info, *c, *img, *net, *libpod;
-    char *raw_c, *raw_img, *raw_net, *raw_libpod;
-    size_t raw_c_len, raw_img_len, raw_net_len, raw_libpod_len;
+    json_t *version, *info, *c, *img, *net, *libpod, *nets, *joined;
+    char *raw_c, *raw_img, *raw_net, *raw_libpod, *raw_nets, *raw_joined;
+    size_t raw_c_len, raw_img_len, raw_net_len, raw_libpod_len, raw_nets_len, raw_joined_len;
 } replies;
 
 static void replies_free(replies *r)
@@ -21,6 +21,10 @@ static void replies_free(replies *r)
     json_decref(r->img);
     json_decref(r->net);
     json_decref(r->libpod);
+    json_decref(r->nets);
+    free(r->raw_nets);
+    json_decref(r->joined);
+    free(r->raw_joined);
     free(r->raw_c);
     free(r->raw_img);
     free(r->raw_net);
@@ -69,6 +73,53 @@ static int get_network(bx_engine *eng, replies *r, bx_error *err)
     if (!safe_name(mode, 0))
         return bxa_bad(err, "container", "/HostConfig/NetworkMode", "not a network name");
     return get_obj(eng, "/networks", mode, "", &r->net, &r->raw_net, &r->raw_net_len, err);
+}
+
+/* The inspects of the other networks the engine says the session is attached to
+ * (NetworkSettings.Networks beyond its mode's: docker network connect after start), by their
+ * NetworkID: the bridges the kernel's links are matched against. One the engine no longer
+ * has is left out (its bridge is then not known). */
+static int get_attached(bx_engine *eng, replies *r, bx_error *err)
+{
+    const char *mode = json_string_value(bxa_get(r->c, "/HostConfig/NetworkMode"));
+    const json_t *map = bxa_get(r->c, "/NetworkSettings/Networks"), *n;
+    const char *name, *own = json_string_value(json_object_get(r->net, "Id"));
+    int rc = 0;
+
+    /* container:W: the networks are W's (its namespace is the session's) */
+    if (mode && !strncmp(mode, "container:", 10) && safe_name(mode + 10, 0)) {
+        if ((rc = get_obj(eng, "/containers", mode + 10, "/json", &r->joined, &r->raw_joined,
+                          &r->raw_joined_len, err)) != 0)
+            return rc;
+        map = bxa_get(r->joined, "/NetworkSettings/Networks");
+    }
+    json_object_foreach((json_t *)map, name, n)
+    {
+        const char *id = json_string_value(json_object_get(n, "NetworkID"));
+        json_t *one = NULL;
+        bx_error e2 = {0};
+        if (!strcmp(name, "none") || !strcmp(name, "host") || !id || !safe_name(id, 0) ||
+            (own && !strcmp(own, id)))
+            continue;
+        if (!r->nets && !(r->nets = json_array()))
+            return bx_error_set(err, BX_ENOMEM, NULL, "out of memory");
+        if ((rc = get_obj(eng, "/networks", id, "", &one, NULL, NULL, &e2)) == BX_ENOTFOUND)
+            continue;
+        if (rc != 0) {
+            *err = e2;
+            return rc;
+        }
+        if (json_array_append_new(r->nets, one) != 0)
+            return bx_error_set(err, BX_ENOMEM, NULL, "out of memory");
+    }
+    if (r->nets && json_array_size(r->nets) == 0) {
+        json_decref(r->nets);
+        r->nets = NULL;
+    }
+    if (r->nets && !(r->raw_nets = json_dumps(r->nets, JSON_COMPACT | JSON_SORT_KEYS)))
+        return bx_error_set(err, BX_ENOMEM, NULL, "out of memory");
+    r->raw_nets_len = r->raw_nets ? strlen(r->raw_nets) : 0;
+    return 0;
 }
 
 static int is_podman(const json_t *version)
@@ -130,7 +181,7 @@ static int fetch(bx_engine *eng, const bx_collect_opts *o, replies *r, bx_error 
             bxa_shared_image_put(o->shared, bx_engine_endpoint(eng), img, r->img, r->raw_img,
                                  r->raw_img_len);
     }
-    if ((rc = get_network(eng, r, err)) != 0)
+    if ((rc = get_network(eng, r, err)) != 0 || (rc = get_attached(eng, r, err)) != 0)
         return rc;
     /* podman: the real runtime and the task's config.json are in its own inspect */
     if (is_podman(r->version)) {
@@ -422,7 +473,13 @@ int bx_collect_full(bx_engine *eng, const bx_collect_opts *o, bx_collection *out
                             .raw_network = r.raw_net,
                             .raw_network_len = r.raw_net_len,
                             .raw_libpod = r.raw_libpod,
-                            .raw_libpod_len = r.raw_libpod_len};
+                            .raw_libpod_len = r.raw_libpod_len,
+                            .networks = r.nets,
+                            .raw_networks = r.raw_nets,
+                            .raw_networks_len = r.raw_nets_len,
+                            .joined = r.joined,
+                            .raw_joined = r.raw_joined,
+                            .raw_joined_len = r.raw_joined_len};
     if ((rc = bxa_predicate_engine(&er, o, bx_engine_endpoint(eng),
                                    bx_engine_tls_peer_sha256(eng, peer), &p, ev, err)) != 0)
         goto out;

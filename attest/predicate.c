@@ -208,6 +208,10 @@ static int b_evidence(bxa_pctx *x, json_t **out)
         (rc = keep_reply(x, "network", r->network ? r->raw_network : NULL, r->raw_network_len,
                          0)) != 0 ||
         (rc = keep_reply(x, "libpod", r->raw_libpod, r->raw_libpod_len, 1)) != 0 ||
+        (rc = keep_reply(x, "networks", r->networks ? r->raw_networks : NULL,
+                         r->raw_networks_len, 0)) != 0 ||
+        (rc = keep_reply(x, "joined", r->joined ? r->raw_joined : NULL, r->raw_joined_len, 1)) !=
+            0 ||
         (rc = bxa_evidence_digest(x->ev, BXA_EV_ENGINE, manifest, x->err)) != 0)
         return rc;
     if (!(disc = json_array()))
@@ -299,6 +303,8 @@ int bxa_predicate_engine(const bx_engine_replies *r, const bx_collect_opts *o, c
                   .c = r->container,
                   .img = r->image,
                   .net = r->network,
+                  .nets = r->networks,
+                  .joined = r->joined,
                   .libpod = r->libpod,
                   .r = r,
                   .o = o,

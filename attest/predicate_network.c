@@ -149,21 +149,101 @@ int bxa_network_mode(bxa_pctx *x, const char **mode)
     return rc;
 }
 
+static int cmp_name(const void *a, const void *b)
+{
+    return strcmp(bxa_member(*(json_t *const *)a, "name"), bxa_member(*(json_t *const *)b, "name"));
+}
+
+/* The bridge device of a bridge-driver network inspect: its bridge name option, else
+ * br-<the first 12 of its Id> (docker0 is the default bridge's option). */
+static json_t *bridge_of(const json_t *net)
+{
+    const char *drv = json_string_value(json_object_get(net, "Driver"));
+    const char *opt = json_string_value(
+        json_object_get(json_object_get(net, "Options"), "com.docker.network.bridge.name"));
+    const char *id = json_string_value(json_object_get(net, "Id"));
+    char name[16];
+
+    if (!drv || strcmp(drv, "bridge") != 0)
+        return json_null();
+    if (opt && *opt && strlen(opt) < 16)
+        return json_string(opt);
+    if (!id || strlen(id) < 12)
+        return json_null();
+    snprintf(name, sizeof name, "br-%.12s", id);
+    return json_string(name);
+}
+
+/* NetworkSettings.Networks: the networks the engine says the session is attached to (for
+ * container:W, W's), each with its bridge and internal flag where the network's inspect was
+ * read. */
+static int net_networks(bxa_pctx *x, json_t **out)
+{
+    const json_t *map = bxa_get(x->joined ? x->joined : x->c, "/NetworkSettings/Networks"), *n;
+    const char *name;
+    json_t *arr;
+
+    *out = NULL;
+    if (!json_is_object(map))
+        return bxa_build_null(x, out);
+    if (!(arr = json_array()))
+        return bxa_oom(x->err);
+    json_object_foreach((json_t *)map, name, n)
+    {
+        const char *id = json_string_value(json_object_get(n, "NetworkID"));
+        const char *ip = json_string_value(json_object_get(n, "IPAddress"));
+        json_int_t len = json_integer_value(json_object_get(n, "IPPrefixLen"));
+        const json_t *net = NULL;
+        const char *nid = json_string_value(json_object_get(x->net, "Id"));
+        const char *nname = json_string_value(json_object_get(x->net, "Name"));
+        char addr[80];
+        json_t *o;
+        if (!*name) {
+            json_decref(arr);
+            return bxa_bad(x->err, BXA_CONTAINER, "/NetworkSettings/Networks", "no name");
+        }
+        if (x->net && ((id && nid && !strcmp(id, nid)) || (nname && !strcmp(nname, name))))
+            net = x->net;
+        for (size_t i = 0; !net && id && i < json_array_size(x->nets); i++) {
+            const json_t *o2 = json_array_get(x->nets, i);
+            const char *oid = json_string_value(json_object_get(o2, "Id"));
+            if (oid && !strcmp(oid, id))
+                net = o2;
+        }
+        snprintf(addr, sizeof addr, "%s/%lld", ip ? ip : "", (long long)len);
+        o = json_pack("{s:s,s:s?,s:s?,s:o,s:o}", "name", name, "id", id && *id ? id : NULL,
+                      "ipAddress", ip && *ip ? addr : NULL, "internal",
+                      net && json_is_boolean(json_object_get(net, "Internal"))
+                          ? json_incref(json_object_get(net, "Internal"))
+                          : json_null(),
+                      "bridge", net ? bridge_of(net) : json_null());
+        if (bxa_push(x, arr, o) != 0) {
+            json_decref(arr);
+            return bxa_oom(x->err);
+        }
+    }
+    bxa_sort_json(arr, cmp_name);
+    *out = arr;
+    return 0;
+}
+
 int bxa_build_network(bxa_pctx *x, json_t **out)
 {
     const char *mode;
-    json_t *internal = NULL, *ports = NULL;
+    json_t *internal = NULL, *ports = NULL, *nets = NULL;
     int rc;
 
     if ((rc = bxa_network_mode(x, &mode)) != 0 || (rc = net_internal(x, mode, &internal)) != 0)
         return rc;
-    if ((rc = net_ports(x, &ports)) != 0) {
+    if ((rc = net_ports(x, &ports)) != 0 || (rc = net_networks(x, &nets)) != 0) {
         json_decref(internal);
+        json_decref(ports);
         return rc;
     }
     return bxa_packed(x,
-                      json_pack_ex(&x->jerr, 0, "{s:s?,s:o,s:n,s:o}", "mode", mode, "internal",
-                                   internal, "interfaces", "ports", ports),
+                      json_pack_ex(&x->jerr, 0, "{s:s?,s:o,s:n,s:o,s:n,s:o,s:n}", "mode", mode,
+                                   "internal", internal, "interfaces", "ports", ports, "links",
+                                   "networks", nets, "routes"),
                       out);
 }
 

@@ -703,6 +703,34 @@ static int kernel_sysctls(bxa_kctx *k, bxa_proc *init, json_t *view)
     return rc;
 }
 
+/* The init process's network namespace over netlink (netlink.c): its links, addresses and
+ * routes; its link names join net/dev's, which were read in every network namespace of the
+ * session's processes. */
+static int kernel_network(bxa_kctx *k, bxa_proc *init, json_t *view)
+{
+    json_t *net = NULL, *vnet = json_object_get(view, "network");
+    json_t *names = json_object_get(vnet, "interfaces");
+    const json_t *v, *x;
+    size_t i, j;
+    int rc;
+
+    if ((rc = bxa_net_read(k, init, &net)) != 0 || !net)
+        return rc;
+    json_array_foreach(json_object_get(net, "interfaces"), i, v)
+    {
+        int dup = 0;
+        json_array_foreach(names, j, x) dup |= json_equal((json_t *)x, (json_t *)v);
+        if (!dup && json_is_array(names) && json_array_append(names, (json_t *)v) != 0)
+            rc = bxa_oom(k->err);
+    }
+    bxa_sort_strings(names);
+    json_object_del(net, "interfaces");
+    if (rc == 0 && (!json_is_object(vnet) || json_object_update(vnet, net) != 0))
+        rc = bxa_oom(k->err);
+    json_decref(net);
+    return rc;
+}
+
 static json_t *user_namespaces(const bxa_weakest *w)
 {
     json_t *a = json_array();
@@ -874,7 +902,8 @@ int bxa_kernel_processes(bxa_kctx *k, bxa_proc *init)
         goto out;
     }
     shared = NULL;
-    if ((rc = bxa_read_limits(k, view, NULL)) != 0 || (rc = kernel_sysctls(k, init, view)) != 0)
+    if ((rc = bxa_read_limits(k, view, NULL)) != 0 || (rc = kernel_sysctls(k, init, view)) != 0 ||
+        (rc = kernel_network(k, init, view)) != 0)
         goto out;
     {
         /* a process outside the session's memory, pids or devices cgroup: that limit is not

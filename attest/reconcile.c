@@ -143,6 +143,86 @@ static void plain(rctx *x, const char *a, const char *b, const char *label)
 
 /* ---- network -------------------------------------------------------------------------- */
 
+/* The strength of a mode: none > a named network > bridge > container:<id> > host. */
+static int mode_rank(const char *m)
+{
+    if (!m)
+        return -1;
+    if (!strcmp(m, "none"))
+        return 4;
+    if (!strcmp(m, "host"))
+        return 0;
+    if (!strncmp(m, "container:", 10))
+        return 1;
+    if (!strcmp(m, "bridge") || !strcmp(m, "default"))
+        return 2;
+    return 3;
+}
+
+/* What the kernel's links say of the network (netlink.c's facts): "none" when only lo and
+ * fallback tunnel devices that are down and have no address; else the engine's networks
+ * whose bridges every veth's host peer is on (each link's peer named in place), the weakest
+ * of them as the mode and internal only when every one is; *known 0 when some link is none
+ * of those (its mode and internal are then not known). */
+static const char *kernel_mode(rctx *x, json_t *links, const json_t *nets, int *known,
+                               int *internal)
+{
+    const char *weakest = NULL;
+    const json_t *l, *n;
+    size_t i, j;
+    int any = 0;
+
+    *known = 1;
+    *internal = 1;
+    json_array_foreach(links, i, l)
+    {
+        const char *name = json_string_value(json_object_get(l, "name"));
+        const char *kind = json_string_value(json_object_get(l, "kind"));
+        json_t *peer = json_object_get(l, "peer");
+        const char *br = json_string_value(json_object_get(peer, "bridge"));
+        const json_t *addrs = json_object_get(l, "addresses");
+        const json_t *hit = NULL;
+        if (name && !strcmp(name, "lo") && !kind)
+            continue;
+        if (bxa_nl_is_fallback(name, kind) && json_is_false(json_object_get(l, "up")) &&
+            json_is_array(addrs) && json_array_size(addrs) == 0)
+            continue;
+        any = 1;
+        if (!kind || strcmp(kind, "veth") != 0 || !json_is_true(json_object_get(peer, "host")) ||
+            !br) {
+            *known = 0;
+            continue;
+        }
+        json_array_foreach(nets, j, n)
+        {
+            const char *b = json_string_value(json_object_get(n, "bridge"));
+            if (b && !strcmp(b, br))
+                hit = n;
+        }
+        if (!hit) {
+            *known = 0;
+            continue;
+        }
+        if (json_object_set(peer, "network", json_object_get(hit, "name")) != 0 ||
+            json_object_set(peer, "internal", json_object_get(hit, "internal")) != 0)
+            x->failed = 1;
+        if (json_is_false(json_object_get(hit, "internal")))
+            *internal = 0;
+        else if (!json_is_true(json_object_get(hit, "internal")) && *internal == 1)
+            *internal = -1;
+        {
+            const char *nm = json_string_value(json_object_get(hit, "name"));
+            if (!weakest || mode_rank(nm) < mode_rank(weakest))
+                weakest = nm;
+        }
+    }
+    if (!any) {
+        *internal = 0;
+        return "none";
+    }
+    return *known ? weakest : NULL;
+}
+
 static void network(rctx *x)
 {
     json_t *net = json_object_get(x->c, "network");
@@ -152,7 +232,7 @@ static void network(rctx *x)
                         ? json_string("host")
                         : NULL;
     const json_t *cand[S_COUNT] = {json_object_get(net, "mode"), NULL, rt_mode, khost};
-    const json_t *rec, *ifs;
+    const json_t *rec, *ifs, *klinks = view_member(x->v->kernel, "network", "links");
     int won;
 
     if (!json_is_object(net)) {
@@ -174,6 +254,69 @@ static void network(rctx *x)
         put(x, net, "interfaces", ifs);
         source(x, "network.interfaces",
                view_member(x->v->runtime, "network", "interfaces") ? S_RUNTIME : S_KERNEL);
+    }
+    if (json_is_array(klinks)) {
+        /* the kernel's links judge the network: the weaker of the engine's mode and theirs */
+        const char *em = json_string_value(json_object_get(net, "mode"));
+        const json_t *ei = json_object_get(net, "internal");
+        json_t *links = json_deep_copy(klinks), *vals[S_COUNT] = {0};
+        const char *km;
+        int known, kint, host = em && !strcmp(em, "host");
+        if (!links) {
+            x->failed = 1;
+            return;
+        }
+        km = kernel_mode(x, links, json_object_get(net, "networks"), &known, &kint);
+        if (json_object_set_new(net, "links", links) != 0)
+            x->failed = 1;
+        put(x, net, "routes", view_member(x->v->kernel, "network", "routes"));
+        source(x, "network.links", S_KERNEL);
+        source(x, "network.routes", S_KERNEL);
+        if (host)
+            return; /* the host's own links: the namespace comparison judged it */
+        if (json_is_string(rt_mode) && !strcmp(json_string_value(rt_mode), "none"))
+            return; /* runsc --network=none: the sentry's netstack has only its loopback; the
+                       links are the sandbox's host side, which the sentry does not use */
+        if (em && !strncmp(em, "container:", 10)) {
+            /* the other container's namespace: its facts, its internal flag */
+            if (km && !strcmp(km, "none"))
+                return;
+            put(x, net, "internal", !known || kint < 0 ? NULL : kint ? json_true() : json_false());
+            return;
+        }
+        if (!known || !km || !em || strcmp(km, em) != 0) {
+            json_t *rm = NULL;
+            const char *r = !known || !km ? NULL : mode_rank(km) < mode_rank(em) ? km : em;
+            vals[S_ENGINE] = json_object_get(net, "mode");
+            vals[S_KERNEL] = km ? json_string(km) : NULL;
+            rm = r ? json_string(r) : json_null();
+            note(x, "containment.network.mode", vals, rm,
+                 !known ? "kernel: a link of the session's network namespace is on no "
+                          "network of the engine's (the weaker: not known)"
+                        : "kernel: the session's links are not what the engine's mode says "
+                          "(the weaker recorded)");
+            put(x, net, "mode", rm);
+            json_decref(vals[S_KERNEL]);
+            json_decref(rm);
+            source(x, "network.mode", S_KERNEL);
+        }
+        {
+            const char *m = json_string_value(json_object_get(net, "mode"));
+            json_t *ki = !known || kint < 0 ? json_null() : json_boolean(kint);
+            if (m && !strcmp(m, "none")) {
+                put(x, net, "internal", json_false());
+            } else if (!json_equal(ki, (json_t *)ei)) {
+                json_t *v2[S_COUNT] = {(json_t *)ei, NULL, NULL, ki};
+                json_t *rec_i = json_is_true(ki) && json_is_true(ei)     ? json_true()
+                                : json_is_false(ki) || json_is_false(ei) ? json_false()
+                                                                         : json_null();
+                note(x, "containment.network.internal", v2, rec_i,
+                     "kernel: the bridges of the session's veth peers (the weaker recorded)");
+                put(x, net, "internal", rec_i);
+                json_decref(rec_i);
+            }
+            json_decref(ki);
+        }
     }
 }
 

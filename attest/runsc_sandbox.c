@@ -341,6 +341,17 @@ int bxa_runsc_sandbox(bxa_kctx *k, bxa_proc *sb, int in_cgroup)
         json_object_set(view, "resources", json_object_get(res, "resources"));
     if (rc != 0)
         goto out;
+    /* the sandbox's network namespace as this host's kernel holds it: the sentry's netstack
+     * takes its links, addresses and routes from there when it boots */
+    {
+        json_t *net = NULL;
+        if ((rc = bxa_net_read(k, sb, &net)) != 0)
+            goto out;
+        if (net && json_object_set_new(view, "network", net) != 0) {
+            rc = bxa_oom(k->err);
+            goto out;
+        }
+    }
     k->v->kernel = view;
     view = NULL;
     k->v->sandbox =

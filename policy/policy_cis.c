@@ -395,15 +395,32 @@ static void cis_5_26(const bxp_ev *e)
             json_is_boolean(v) ? json_is_true(v) ? "on" : "off" : "not observed");
 }
 
+/* The default bridge by the mode, and (v2) by the kernel's links: a veth whose host peer is on
+ * the bridge network's bridge (a session that joined another's namespace, container:W, has
+ * W's links). */
 static void cis_5_30(const bxp_ev *e)
 {
     const char *mode = json_string_value(bxp_seen(e->cont, "network.mode"));
+    const json_t *links = bxp_seen(e->cont, "network.links"), *l;
+    int on_bridge = 0;
+    size_t i;
+
+    /* a mode of none is recorded only when the links say so too, but under runsc: the
+     * sentry's netstack then has its loopback alone, whatever the sandbox's host side holds */
+    json_array_foreach(links, i, l)
+    {
+        const char *n = json_string_value(json_object_get(json_object_get(l, "peer"), "network"));
+        on_bridge |= n && strcmp(n, "bridge") == 0 && !(mode && !strcmp(mode, "none"));
+    }
     bxp_cis(e, "5.30",
-            !mode                         ? "unknown"
-            : strcmp(mode, "bridge") == 0 ? "fail"
-                                          : "pass",
+            !mode && !on_bridge                        ? "unknown"
+            : on_bridge || strcmp(mode, "bridge") == 0 ? "fail"
+                                                       : "pass",
             json_string("not the default bridge"), mode ? json_string(mode) : json_null(),
-            "network %s", mode ? mode : "not observed");
+            "network %s%s", mode ? mode : "not observed",
+            on_bridge && !(mode && !strcmp(mode, "bridge"))
+                ? ": the kernel's links are on the default bridge"
+                : "");
 }
 
 /* Only an explicit --userns=host: the engine's own setting, not the kernel's reading of a

@@ -1182,6 +1182,40 @@ static void not_carried(const bxp_ev *e, const char *rule, const char *member, c
         bxp_add(e, rule, "unknown", bxp_copy(want), json_null(), "%s: not observed", what);
 }
 
+/* networkFromKernel: the network was judged by the kernel's links (network.links, v2: read
+ * over netlink in the session's network namespace), not by the engine's word alone. */
+static void eval_network_kernel(const bxp_ev *e)
+{
+    const json_t *p = pol(e, "containment.networkFromKernel");
+    const json_t *links = bxp_seen(e->cont, "network.links"), *l;
+    char names[LIST_MAX] = "";
+    size_t i;
+
+    if (!p)
+        return;
+    if (!json_is_true(p)) {
+        bxp_add(e, "containment.network_kernel", "pass", bxp_copy(p), json_null(),
+                "policy does not require the kernel's links");
+        return;
+    }
+    if (!json_is_array(links)) {
+        if (lacks(e, "containment.network_kernel", "containment.network.links"))
+            bxp_add(e, "containment.network_kernel", "unknown", bxp_copy(p), json_null(),
+                    "the kernel's links: not in predicate v%u (a member of v2 and later): the "
+                    "policy needs a newer certificate",
+                    e->version);
+        else
+            bxp_add(e, "containment.network_kernel", "unknown", bxp_copy(p), json_null(),
+                    "the session's network namespace was not read over netlink: the network "
+                    "rests on the engine's word");
+        return;
+    }
+    json_array_foreach(links, i, l) bxp_append(names, sizeof names, "%s%s", i ? ", " : "",
+                                               json_string_value(json_object_get(l, "name")));
+    bxp_add(e, "containment.network_kernel", "pass", bxp_copy(p), bxp_copy(links),
+            "the network judged by the kernel's %zu link(s): %s", json_array_size(links), names);
+}
+
 /* processesSettled: the weakest values recorded hold for every process (every task read,
  * two scans agreeing), not only for those a scan happened to find. */
 static void eval_processes(const bxp_ev *e)
@@ -1428,6 +1462,7 @@ int bx_policy_eval_ex(const bx_policy *p, const json_t *statement, const bx_eval
     eval_restart(&e);
     eval_sysctls(&e);
     eval_processes(&e);
+    eval_network_kernel(&e);
     eval_system_paths(&e);
     eval_descriptors(&e);
     eval_evidence_level(&e);

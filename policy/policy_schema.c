@@ -290,6 +290,7 @@ static const bx_member containment_members[] = {
     {"restartMaxRetries", INT(0, 1000000)},
     {"sysctls", MAP(sysctls_members)},
     {"processesSettled", BOOL},
+    {"networkFromKernel", BOOL},
     {"systemPaths", MAP(system_paths_members)},
     {"descriptors", MAP(descriptors_members)},
     {0},

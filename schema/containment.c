@@ -257,14 +257,69 @@ static const bx_member m_port[] = {
     {0},
 };
 
+static const char *const e_operstate[] = {"unknown", "notpresent", "down", "lowerlayerdown",
+                                          "testing", "dormant",    "up",   NULL};
+static const bx_member m_link_peer[] = {
+    {"bridge", STR_N(BX_F_NONEMPTY), 0, 0, 0,
+     "The bridge the peer is enslaved to in the engine daemon's network namespace (its "
+     "IFLA_MASTER, a link of kind bridge); null when none or not known."},
+    {"host", BOOL_N, 0, 0, 0,
+     "The peer is in the engine daemon's network namespace (IFLA_LINK_NETNSID against the nsid "
+     "each namespace gives the other, the peer pointing back); null when not known."},
+    {"internal", BOOL_N, 0, 0, 0, "That network is internal (the engine's word); null: not known."},
+    {"network", STR_N(BX_F_NONEMPTY), 0, 0, 0,
+     "The engine's network whose bridge that is (network.networks); null when none is."},
+    {0},
+};
+static const bx_member m_link[] = {
+    {"addresses", ARR_N(STR(BX_F_NONEMPTY), BX_O_STRING, 1), 0, 0, 0,
+     "Its IPv4 and IPv6 addresses as ip/prefix, sorted; null when not read."},
+    {"kind", STR_N(BX_F_NONEMPTY), 0, 0, 0,
+     "IFLA_INFO_KIND (veth, bridge, sit, ipip, macvlan, ...); null when the kernel gives none "
+     "(lo, a physical device)."},
+    {"name", STR(BX_F_NONEMPTY)},
+    {"operState", ENUM_N(e_operstate), 0, 0, 0, "IFLA_OPERSTATE; null when not given."},
+    {"peer", OBJ_N(m_link_peer), 0, 0, 0, "For a veth: where its other end is; else null."},
+    {"up", BOOL, 0, 0, 0, "IFF_UP (administratively up)."},
+    {0},
+};
+static const bx_member m_route[] = {
+    {"dev", STR_N(BX_F_NONEMPTY), 0, 0, 0, "The output link (RTA_OIF); null: none (multipath)."},
+    {"dst", STR(BX_F_NONEMPTY), 0, 0, 0, "ip/prefix: 0.0.0.0/0 and ::/0 are default routes."},
+    {"gateway", STR_N(BX_F_NONEMPTY)},
+    {"table", INT(0, UINT32_MAXV)},
+    {"type", STR_N(BX_F_NONEMPTY), 0, 0, 0, "unicast, blackhole, unreachable, prohibit, ..."},
+    {0},
+};
+static const bx_member m_engine_net[] = {
+    {"bridge", STR_N(BX_F_NONEMPTY), 0, 0, 0,
+     "The bridge device of a bridge-driver network (com.docker.network.bridge.name, else "
+     "br-<first 12 of its Id>); null when not a bridge network or not known."},
+    {"id", STR_N(BX_F_NONEMPTY), 0, 0, 0, "NetworkID."},
+    {"internal", BOOL_N, 0, 0, 0, "The network's Internal flag; null when not read."},
+    {"ipAddress", STR_N(BX_F_NONEMPTY), 0, 0, 0, "IPAddress/IPPrefixLen; null when none."},
+    {"name", STR(BX_F_NONEMPTY)},
+    {0},
+};
+
 static const bx_member m_network[] = {
     {"interfaces", ARR_N(STR(BX_F_NONEMPTY), BX_O_STRING, 1), 0, 0, 0,
      "Interface names seen in the session's namespace, sorted, no repeats."},
     {"internal", BOOL_N},
+    {"links", ARR_N(OBJ(m_link), BX_O_NAME, 1), 0, 2, 0,
+     "Every link of the session's network namespace, from the kernel over netlink "
+     "(RTM_GETLINK, RTM_GETADDR), sorted by name; null without a kernel view."},
     {"mode", STR_N(BX_F_NETMODE), 0, 0, 0, "none, bridge, host, container:<id> or a network name."},
+    {"networks", ARR_N(OBJ(m_engine_net), BX_O_NAME, 1), 0, 2, 0,
+     "NetworkSettings.Networks, the engine's word, sorted by name; null when the engine gives "
+     "none."},
     {"ports", ARR(OBJ(m_port), BX_O_PORT, 1), 0, 0, 0,
      "Host bindings actually made, sorted by containerPort, proto, hostIp, hostPort; no "
      "repeats."},
+    {"routes", ARR_N(OBJ(m_route), BX_O_NONE, 0), 0, 2, 0,
+     "The routes of the session's network namespace (RTM_GETROUTE, every table, the local, "
+     "broadcast, anycast and multicast ones left out), sorted by table, dst, dev, gateway, "
+     "type; null without a kernel view."},
     {0},
 };
 

@@ -378,6 +378,8 @@ static int compare(int ord, const json_t *a, const json_t *b)
         return cmp_member_str(a, b, "path");
     case BX_O_ID:
         return cmp_member_str(a, b, "id");
+    case BX_O_NAME:
+        return cmp_member_str(a, b, "name");
     case BX_O_PID_CONTROLLER:
         if (!(c = cmp_member_int(a, b, "pid")))
             c = cmp_member_str(a, b, "controller");

@@ -163,6 +163,16 @@ typedef struct {
     const json_t *version, *info, *container, *image, *network, *libpod;
     const char *raw_container, *raw_image, *raw_network, *raw_libpod;
     size_t raw_container_len, raw_image_len, raw_network_len, raw_libpod_len;
+    /* the inspects of the other networks NetworkSettings.Networks names (an array; NULL
+     * when none was read): their bridges and internal flags */
+    const json_t *networks;
+    const char *raw_networks;
+    size_t raw_networks_len;
+    /* container:W: W's container inspect (its NetworkSettings.Networks are the session's);
+     * NULL otherwise */
+    const json_t *joined;
+    const char *raw_joined;
+    size_t raw_joined_len;
 } bx_engine_replies;
 
 /* The engine-level half of bx_collect, without I/O to the engine: build the predicate

@@ -263,6 +263,7 @@ typedef enum {
     BX_O_PATH,        /* path */
     BX_O_ID,          /* id */
     BX_O_PID_CONTROLLER, /* pid, controller */
+    BX_O_NAME,        /* name */
 } bx_order;
 
 enum {

@@ -432,6 +432,160 @@ static void v2_members(void)
     done(&r);
 }
 
+/* ---- the network by the kernel's links ---------------------------------------------------- */
+
+#define NET_BRIDGE                                                                                 \
+    "{\"Name\":\"bridge\",\"Id\":\"n1\",\"Driver\":\"bridge\",\"Internal\":false,\"Options\":"     \
+    "{\"com.docker.network.bridge.name\":\"docker0\"}}"
+#define NET_INTERNAL                                                                               \
+    "{\"Name\":\"inet\",\"Id\":\"n2abcdef012345\",\"Driver\":\"bridge\",\"Internal\":true}"
+#define LO                                                                                         \
+    "{\"name\":\"lo\",\"kind\":null,\"up\":true,\"operState\":\"unknown\",\"addresses\":[\"127.0." \
+    "0.1/8\"],\"peer\":null}"
+#define VETH(n, host, br)                                                                          \
+    "{\"name\":\"" n "\",\"kind\":\"veth\",\"up\":true,\"operState\":\"up\",\"addresses\":"        \
+    "[\"172.17.0.2/16\"],\"peer\":{\"host\":" host ",\"bridge\":" br ",\"network\":null,"          \
+    "\"internal\":null}}"
+#define SIT(up, addrs)                                                                             \
+    "{\"name\":\"sit0\",\"kind\":\"sit\",\"up\":" up                                               \
+    ",\"operState\":\"down\",\"addresses\":" addrs ",\"peer\":null}"
+
+/* mode: HostConfig.NetworkMode; nets: NetworkSettings.Networks; inspect: the network's reply;
+ * links: the kernel's; runtime: a runtime view or NULL. */
+static run net_case(const char *mode, const char *nets, const char *inspect, const char *links,
+                    const char *runtime)
+{
+    json_t *c = json_deep_copy(container), *netj = inspect ? json_loads(inspect, 0, NULL) : NULL;
+    bx_collect_opts o = {
+        .container = "x", .now = NOW, .ttl = 60, .nonce = "00112233445566778899aabbccddeeff"};
+    run r = {.sources = json_object(), .ev = bxa_evidence_new()};
+    bxa_views v = {.level = "engine+kernel"};
+    char kernel[4096];
+    bx_error e;
+
+    json_object_set_new(json_object_get(c, "HostConfig"), "NetworkMode", json_string(mode));
+    json_object_set_new(json_object_get(c, "NetworkSettings"), "Networks",
+                        json_loads(nets, 0, NULL));
+    if (bx_predicate_from_inspect(version, info, c, image, netj, raw_c, raw_c_len, raw_i, raw_i_len,
+                                  &o, "unix:///var/run/docker.sock", &r.p, &e) != 0)
+        printf("# engine predicate: %s\n", e.msg);
+    snprintf(kernel, sizeof kernel,
+             "{\"namespaces\":{\"net\":\"private\"},\"network\":{\"interfaces\":[],\"links\":%s,"
+             "\"routes\":[]}}",
+             links);
+    v.kernel = json_loads(kernel, 0, NULL);
+    v.runtime = runtime ? json_loads(runtime, 0, NULL) : NULL;
+    if (!v.kernel)
+        printf("# kernel view does not parse\n");
+    if (bxa_evidence_add(r.ev, BXA_EV_KERNEL, "1/status", "x", 1, &e) != 0)
+        printf("# evidence: %s\n", e.msg);
+    r.rc = r.p ? bxa_reconcile(r.p, &v, r.ev, r.sources, &e) : -99;
+    if (r.rc != 0)
+        printf("# reconcile: %d %s\n", r.rc, r.p ? e.msg : "no predicate");
+    bxa_views_free(&v);
+    json_decref(netj);
+    json_decref(c);
+    return r;
+}
+
+static void network_links(void)
+{
+    const json_t *d;
+    run r;
+
+    /* docker network disconnect none S; docker network connect bridge S */
+    r = net_case(
+        "none",
+        "{\"bridge\":{\"NetworkID\":\"n1\",\"IPAddress\":\"172.17.0.2\",\"IPPrefixLen\":16}}",
+        NET_BRIDGE, "[" VETH("eth0", "true", "\"docker0\"") "," LO "]", NULL);
+    d = discrepancy(r.p, "containment.network.mode");
+    ok(r.rc == 0 && is_json(at(r.p, "/containment/network/mode"), "\"bridge\"") &&
+           is_json(at(r.p, "/containment/network/internal"), "false"),
+       "mode none with eth0 on docker0: bridge recorded (the weaker)");
+    ok(d && is_json(json_object_get(json_object_get(d, "values"), "engine"), "\"none\"") &&
+           is_json(json_object_get(json_object_get(d, "values"), "kernel"), "\"bridge\""),
+       "... a discrepancy: the engine's none, the kernel's bridge");
+    ok(is_json(at(r.p, "/containment/network/links/0/peer/network"), "\"bridge\"") &&
+           is_json(at(r.p, "/containment/network/networks/0/bridge"), "\"docker0\""),
+       "... the peer's bridge named as the engine's network");
+    ok(!strcmp(src(&r, "network.links"), "kernel"), "... the links are the kernel's");
+    done(&r);
+
+    r = net_case("none", "{\"none\":{\"NetworkID\":\"n0\"}}", NULL,
+                 "[" LO "," SIT("false", "[]") "]", NULL);
+    ok(r.rc == 0 && is_json(at(r.p, "/containment/network/mode"), "\"none\"") &&
+           !discrepancy(r.p, "containment.network.mode"),
+       "lo and sit0 down without an address: none, no discrepancy");
+    ok(is_json(at(r.p, "/containment/network/links/1/name"), "\"sit0\""), "... sit0 recorded");
+    done(&r);
+    r = net_case("none", "{}", NULL, "[" LO "," SIT("true", "[]") "]", NULL);
+    ok(is_json(at(r.p, "/containment/network/mode"), "null") &&
+           discrepancy(r.p, "containment.network.mode"),
+       "sit0 up: not none (the mode not known), a discrepancy");
+    done(&r);
+    r = net_case("none", "{}", NULL, "[" LO "," SIT("false", "[\"10.0.0.1/8\"]") "]", NULL);
+    ok(is_json(at(r.p, "/containment/network/mode"), "null"), "sit0 with an address: not none");
+    done(&r);
+    r = net_case("none", "{}", NULL,
+                 "[" LO ",{\"name\":\"sit0\",\"kind\":\"veth\",\"up\":false,\"operState\":\"down\","
+                 "\"addresses\":[],\"peer\":{\"host\":true,\"bridge\":null,\"network\":null,"
+                 "\"internal\":null}}]",
+                 NULL);
+    ok(is_json(at(r.p, "/containment/network/mode"), "null"),
+       "a veth named sit0: not a fallback device");
+    done(&r);
+
+    /* an internal network: every veth's host peer on its bridge */
+    r = net_case("inet", "{\"inet\":{\"NetworkID\":\"n2abcdef012345\"}}", NET_INTERNAL,
+                 "[" VETH("eth0", "true", "\"br-n2abcdef0123\"") "," LO "]", NULL);
+    ok(r.rc == 0 && is_json(at(r.p, "/containment/network/mode"), "\"inet\"") &&
+           is_json(at(r.p, "/containment/network/internal"), "true") &&
+           !discrepancy(r.p, "containment.network.mode") &&
+           !discrepancy(r.p, "containment.network.internal"),
+       "internal: eth0's peer on the internal network's bridge");
+    done(&r);
+    r = net_case("inet", "{\"inet\":{\"NetworkID\":\"n2abcdef012345\"}}", NET_INTERNAL,
+                 "[" VETH("eth0", "true", "\"br-n2abcdef0123\"") "," VETH("eth1", "true",
+                                                                          "\"docker0\"") "," LO "]",
+                 NULL);
+    ok(is_json(at(r.p, "/containment/network/mode"), "null") &&
+           is_json(at(r.p, "/containment/network/internal"), "null") &&
+           discrepancy(r.p, "containment.network.internal"),
+       "a second veth on a bridge of no network of the engine's: neither mode nor internal known");
+    done(&r);
+    r = net_case("inet", "{\"inet\":{\"NetworkID\":\"n2abcdef012345\"}}", NET_INTERNAL,
+                 "[" VETH("eth0", "false", "\"br-n2abcdef0123\"") "," LO "]", NULL);
+    ok(is_json(at(r.p, "/containment/network/internal"), "null"),
+       "a veth whose peer is not on the host: internal not known");
+    done(&r);
+
+    r = net_case(
+        "bridge", "{\"bridge\":{\"NetworkID\":\"n1\"}}", NET_BRIDGE,
+        "[" VETH("eth0", "true", "\"docker0\"") "," VETH("eth1", "false", "null") "," LO "]", NULL);
+    ok(is_json(at(r.p, "/containment/network/internal"), "false") &&
+           is_json(at(r.p, "/containment/network/mode"), "null"),
+       "the engine's bridge and a link of no network: internal false (the weaker), mode not known");
+    done(&r);
+
+    /* container:W: W's links, W's internal flag; the mode stays */
+    r = net_case("container:w", "{}", NULL, "[" VETH("eth0", "true", "\"docker0\"") "," LO "]",
+                 NULL);
+    ok(is_json(at(r.p, "/containment/network/mode"), "\"container:w\"") &&
+           !discrepancy(r.p, "containment.network.mode") &&
+           is_json(at(r.p, "/containment/network/internal"), "null"),
+       "container:W: the mode kept, internal from W's links (not known here)");
+    done(&r);
+
+    /* runsc --network=none: the sentry's loopback alone; the host side recorded */
+    r = net_case("bridge", "{\"bridge\":{\"NetworkID\":\"n1\"}}", NET_BRIDGE,
+                 "[" VETH("eth0", "true", "\"docker0\"") "," LO "]",
+                 "{\"network\":{\"mode\":\"none\",\"interfaces\":[\"lo\"]}}");
+    ok(is_json(at(r.p, "/containment/network/mode"), "\"none\"") &&
+           is_json(at(r.p, "/containment/network/links/0/name"), "\"eth0\""),
+       "runsc --network=none: none recorded, the host side's links kept");
+    done(&r);
+}
+
 int main(void)
 {
     version = load("version.json", NULL, NULL);
@@ -447,6 +601,7 @@ int main(void)
     surface();
     evidence_digests();
     v2_members();
+    network_links();
     json_decref(version);
     json_decref(info);
     json_decref(container);

@@ -24,7 +24,8 @@ static json_t *parse(const char *s)
     "\"devices\":{\"nodes\":null},\"namespaces\":{\"mnt\":null,\"time\":null,\"cgroup\":"          \
     "{\"shared\":null},\"ipc\":{\"shared\":null},\"net\":{\"shared\":null},\"pid\":{\"shared\":"     \
     "null},\"user\":{\"shared\":null},\"uts\":{\"shared\":null}},\"user\":{\"everyUid\":null,"      \
-    "\"everyGid\":null,\"everyGroup\":null,\"inNamespace\":null}"
+    "\"everyGid\":null,\"everyGroup\":null,\"inNamespace\":null},"                               \
+    "\"network\":{\"links\":null,\"networks\":null,\"routes\":null}"
 #define V1_EVIDENCE "\"evidence\":{\"collection\":null}"
 
 static void versions(void)
