@@ -13,7 +13,7 @@ ifeq ($(CI),true)
 CMAKE_FLAGS += -DBOXCERT_WERROR=ON
 endif
 
-.PHONY: all deps build engine test unit asan tsan fuzz demo bench memcheck clean install schemas test-hosts mutate
+.PHONY: all deps build engine test unit asan tsan fuzz demo bench memcheck clean install schemas man test-hosts mutate
 
 all: build
 
@@ -73,6 +73,11 @@ bench: deps build engine
 # tests/cli/schemas.sh) after a change to the table.
 schemas: build
 	@cp $(BUILD)/generated/schemas/*.schema.json schema/schemas/
+
+# Refresh the manual pages (man/) from the commands' --help and docs/policy.md and
+# docs/certificate.md (scripts/man.py; checked by tests/cli/man.sh) after a change to either.
+man: build
+	@python3 scripts/man.py $(BUILD)/bin man
 
 # The hosts users run (scripts/testhost.sh, docs/testhost.md): a Debian 13 guest under qemu
 # with cgroup v2 + systemd, AppArmor, runc/crun/runsc and mutual TLS; boxcert built for it.

@@ -22,6 +22,7 @@ static const char help[] =
     "(expected, never seen, no certificate) or unreachable; flagged late (issued after\n"
     "certificate.maxCollectionDelay), leftover (still on its engine, running or exited) or\n"
     "duplicate. Runtime tasks no engine knows are orphans.\n"
+    "  --policy P           a policy file or a built-in profile (NAME or NAME@VERSION)\n"
     "  --key PUB            trust this public key (SPKI PEM) besides the policy's\n"
     "  --certs DIR          the run's certificates (*.intoto.json, *.intoto.jsonl)\n"
     "  --engine URL         unix:///path or tcp://host:port; repeat for several engines\n"

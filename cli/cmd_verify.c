@@ -18,6 +18,7 @@ static const char help[] =
     "CERT is a file (*.intoto.json), a JSON Lines bundle (*.intoto.jsonl: one envelope per\n"
     "line), a directory of those, or - for stdin (read as JSON Lines). A directory's other\n"
     "entries are listed as skipped (never failing); its subfolders too, unless --recursive.\n"
+    "  --policy P             a policy file or a built-in profile (NAME or NAME@VERSION)\n"
     "  --key PUB              trust this public key (SPKI PEM) besides the policy's\n"
     "  --threshold N          override trust.threshold\n"
     "  --at TIME              judge times at TIME (RFC 3339) instead of now\n"
