@@ -161,16 +161,37 @@ static int option_error(const char *cmd, const char *word, const struct option *
     return cli_usage_error(cmd, "unknown option '--%s' (see '%s %s --help')", name, cli_prog, cmd);
 }
 
+/* The first word of argv that is a long option written with one dash (-policy), or NULL:
+ * a word after "--", or the value of an option that takes one, is not looked at. */
+static const char *one_dash_word(int argc, char **argv, const struct option *opts)
+{
+    for (int i = 1; i < argc; i++) {
+        const char *w = argv[i];
+        if (strcmp(w, "--") == 0)
+            return NULL;
+        if (strncmp(w, "--", 2) == 0) {
+            size_t n = strcspn(w + 2, "=");
+            for (size_t j = 0; opts[j].name && !w[2 + n]; j++)
+                if (strlen(opts[j].name) == n && strncmp(opts[j].name, w + 2, n) == 0 &&
+                    opts[j].has_arg == required_argument)
+                    i++;
+            continue;
+        }
+        /* a cluster of -h and -q is what it says */
+        if (w[0] == '-' && w[1] && w[2] && strspn(w + 1, "hq") != strlen(w + 1))
+            return w;
+    }
+    return NULL;
+}
+
 int cli_getopt(const char *cmd, int argc, char **argv, const struct option *opts)
 {
+    const char *bad;
+    if (optind <= 1 && (bad = one_dash_word(argc, argv, opts)) != NULL)
+        return option_error(cmd, bad, opts), '?';
     for (;;) {
         int idx = -1, before = optind;
-        const char *next = optind < argc ? argv[optind] : NULL;
         opterr = 0;
-        /* a long option written with one dash, unless it is a cluster of -h and -q */
-        if (next && next[0] == '-' && next[1] && next[1] != '-' && next[2] &&
-            strspn(next + 1, "hq") != strlen(next + 1))
-            return option_error(cmd, next, opts), '?';
         int c = getopt_long(argc, argv, ":hq", opts, &idx);
         if (c == 'q') {
             cli_quiet = 1;
