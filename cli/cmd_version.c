@@ -47,9 +47,9 @@ int cli_print_version(int json)
     size_t n = 0;
     libraries(names, vals, &n);
     if (json) {
-        json_t *libs = json_object(), *o = json_pack("{s:s, s:s, s:s, s:o}", "name", cli_prog,
-                                                     "version", BOXCERT_VERSION, "commit",
-                                                     BOXCERT_COMMIT, "libraries", libs);
+        json_t *libs = json_object(),
+               *o = json_pack("{s:s, s:s, s:s, s:o}", "name", cli_prog, "version", BOXCERT_VERSION,
+                              "commit", BOXCERT_COMMIT, "libraries", libs);
         for (size_t i = 0; o && i < n; i++)
             json_object_set_new(libs, names[i], json_string(vals[i]));
         char *s = o ? json_dumps(o, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
@@ -76,9 +76,14 @@ int cmd_version(int argc, char **argv)
     int c;
     while ((c = cli_getopt("version", argc, argv, opts)) != -1) {
         switch (c) {
-        case 'f': format = optarg; break;
-        case 'h': printf(help, cli_prog, cli_prog); return EXIT_PASS;
-        default: return EXIT_USAGE;
+        case 'f':
+            format = optarg;
+            break;
+        case 'h':
+            printf(help, cli_prog, cli_prog);
+            return EXIT_PASS;
+        default:
+            return EXIT_USAGE;
         }
     }
     if (optind < argc)
