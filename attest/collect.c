@@ -262,7 +262,7 @@ static int kernel_view(bx_engine *eng, const bx_collect_opts *o, const replies *
         .shared = o->shared,
     };
 
-    v->level = "engine";
+    v->level = v->possible = "engine";
     if (o->engine_only) {
         snprintf(v->why, sizeof v->why, "the kernel view was not asked for");
         return 0;
@@ -272,6 +272,7 @@ static int kernel_view(bx_engine *eng, const bx_collect_opts *o, const replies *
                  "a remote (tcp://) engine: its sessions are not on this host");
         return 0;
     }
+    v->possible = bxa_level_possible(s.runtime);
     if (s.oci_config &&
         (strstr(s.oci_config, "/../") || s.oci_config[0] != '/' || !strstr(s.oci_config, s.id)))
         return bxa_bad(err, "libpod", "/OCIConfigPath", "not the task's config.json");
@@ -423,8 +424,16 @@ int bx_collect_full(bx_engine *eng, const bx_collect_opts *o, bx_collection *out
                             .raw_libpod = r.raw_libpod,
                             .raw_libpod_len = r.raw_libpod_len};
     if ((rc = bxa_predicate_engine(&er, o, bx_engine_endpoint(eng),
-                                   bx_engine_tls_peer_sha256(eng, peer), &p, ev, err)) != 0 ||
-        (rc = kernel_view(eng, o, &r, p, begin, &v, ev, err)) != 0 ||
+                                   bx_engine_tls_peer_sha256(eng, peer), &p, ev, err)) != 0)
+        goto out;
+    /* an ssh:// engine: the host key ssh authenticated it by */
+    if (bx_engine_ssh_host_key(eng) &&
+        json_object_set_new(json_object_get(p, "engine"), "sshHostKey",
+                            json_string(bx_engine_ssh_host_key(eng))) != 0) {
+        rc = bxa_oom(err);
+        goto out;
+    }
+    if ((rc = kernel_view(eng, o, &r, p, begin, &v, ev, err)) != 0 ||
         (rc = bxa_reconcile(p, &v, ev, sources, err)) != 0 ||
         (rc = set_collection(p, started, err)) != 0 || (rc = requested(o, p, err)) != 0 ||
         (rc = bxa_predicate_finish(p, err)) != 0)
@@ -435,6 +444,7 @@ int bx_collect_full(bx_engine *eng, const bx_collect_opts *o, bx_collection *out
     out->sources = sources;
     out->evidence = ev;
     snprintf(out->why, sizeof out->why, "%s", v.why);
+    snprintf(out->possible, sizeof out->possible, "%s", v.possible ? v.possible : "engine");
     p = sources = NULL;
     ev = NULL;
 out:

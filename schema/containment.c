@@ -197,9 +197,14 @@ static const bx_member m_host[] = {
 
 static const bx_member m_engine[] = {
     {"apiVersion", STR_N(BX_F_APIVER)},
-    {"endpoint", STR_N(BX_F_ENDPOINT)},
+    {"endpoint", STR_N(BX_F_ENDPOINT), 0, 1, 1},
+    {"endpoint", STR_N(BX_F_ENDPOINT2), 0, 2, 0,
+     "The engine's address: unix:///path, tcp://host:port or ssh://[user@]host[:port]."},
     {"id", STR_N(BX_F_NONEMPTY)},
     {"kind", ENUM(e_engine_kind)},
+    {"sshHostKey", STR_N(BX_F_NONEMPTY), BX_M_OPTIONAL, 2, 0,
+     "For an ssh:// engine, the server host key ssh checked: its type and SHA256 fingerprint "
+     "as ssh prints them (ssh-ed25519 SHA256:...). Absent for other engines."},
     {"tlsPeerSha256", &hex64_n},
     {"version", STR_N(BX_F_NONEMPTY)},
     {0},
