@@ -13,7 +13,7 @@ ifeq ($(CI),true)
 CMAKE_FLAGS += -DBOXCERT_WERROR=ON
 endif
 
-.PHONY: all deps build engine test unit asan tsan fuzz demo bench memcheck clean install schemas test-hosts mutate
+.PHONY: all deps build engine test unit asan tsan fuzz demo bench memcheck clean install schemas man packages test-hosts mutate
 
 all: build
 
@@ -73,6 +73,23 @@ bench: deps build engine
 # tests/cli/schemas.sh) after a change to the table.
 schemas: build
 	@cp $(BUILD)/generated/schemas/*.schema.json schema/schemas/
+
+# Refresh the manual pages (man/) from the commands' --help and docs/policy.md and
+# docs/certificate.md (scripts/man.py; checked by tests/cli/man.sh) after a change to either.
+man: build
+	@python3 scripts/man.py $(BUILD)/bin man
+
+# The Debian packages boxcert-verify and boxcert (cpack, into $(BUILD)/packages), checked
+# with lintian, installed in a clean mmdebstrap root that runs the README's tutorial
+# verbatim (tests/packages/debs.sh), and the verifier's container image built on an
+# imported mmdebstrap base and run read-only (tests/packages/image.sh). Downloads are
+# cached in /var/tmp/boxcert-debcache.
+packages: deps build engine
+	@rm -rf $(BUILD)/packages
+	@cd $(BUILD) && cpack -G DEB -B $(CURDIR)/$(BUILD)/packages >/dev/null
+	@rc=0; for t in debs image; do \
+	  BOXCERT_BUILD_DIR=$(CURDIR)/$(BUILD) BOXCERT_DEBS_DIR=$(CURDIR)/$(BUILD)/packages \
+	    bash tests/packages/$$t.sh || rc=1; done; exit $$rc
 
 # The hosts users run (scripts/testhost.sh, docs/testhost.md): a Debian 13 guest under qemu
 # with cgroup v2 + systemd, AppArmor, runc/crun/runsc and mutual TLS; boxcert built for it.

@@ -2,10 +2,20 @@
 #include "cli.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+#include <openssl/crypto.h>
+
+#ifdef BOXCERT_VERIFY_ONLY
+const char *cli_prog = "boxcert-verify";
+#else
+const char *cli_prog = "boxcert";
+#endif
+int cli_quiet;
 
 int cli_exit_for(int code)
 {
@@ -24,29 +34,286 @@ int cli_exit_for(int code)
     }
 }
 
+static void put_line(const char *where, const char *msg)
+{
+    fputs(cli_prog, stderr);
+    fputs(": ", stderr);
+    if (where && *where) {
+        cli_put_safe(stderr, where);
+        fputs(": ", stderr);
+    }
+    cli_put_safe(stderr, msg);
+    fputc('\n', stderr);
+}
+
 int cli_report(const char *ctx, const bx_error *err)
 {
-    fputs("boxcert: ", stderr);
-    cli_put_safe(stderr, err->where[0] ? err->where : ctx);
-    fputs(": ", stderr);
-    cli_put_safe(stderr, err->msg);
-    fputc('\n', stderr);
+    put_line(err->where[0] ? err->where : ctx, err->msg);
     return cli_exit_for(err->code);
 }
 
 int cli_usage_error(const char *where, const char *fmt, ...)
 {
-    char msg[512];
+    char msg[768];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    fputs("boxcert: ", stderr);
-    cli_put_safe(stderr, where);
-    fputs(": ", stderr);
-    cli_put_safe(stderr, msg);
-    fputc('\n', stderr);
+    put_line(where, msg);
     return EXIT_USAGE;
+}
+
+/* The optimal string alignment distance (adjacent transpositions count one), capped. */
+static size_t distance(const char *a, const char *b)
+{
+    enum { MAX = 64 };
+    size_t la = strlen(a), lb = strlen(b), d[MAX + 1][MAX + 1];
+    if (la > MAX || lb > MAX)
+        return (size_t)-1;
+    for (size_t i = 0; i <= la; i++)
+        d[i][0] = i;
+    for (size_t j = 0; j <= lb; j++)
+        d[0][j] = j;
+    for (size_t i = 1; i <= la; i++)
+        for (size_t j = 1; j <= lb; j++) {
+            size_t cost = a[i - 1] != b[j - 1], v = d[i - 1][j] + 1;
+            if (d[i][j - 1] + 1 < v)
+                v = d[i][j - 1] + 1;
+            if (d[i - 1][j - 1] + cost < v)
+                v = d[i - 1][j - 1] + cost;
+            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
+                d[i - 2][j - 2] + 1 < v)
+                v = d[i - 2][j - 2] + 1;
+            d[i][j] = v;
+        }
+    return d[la][lb];
+}
+
+const char *cli_nearest(const char *s, const char *const *names)
+{
+    size_t len = strlen(s), limit = len <= 3 ? 1 : len <= 6 ? 2 : 3, best = (size_t)-1;
+    const char *pick = NULL;
+    for (size_t i = 0; names[i]; i++) {
+        size_t d = distance(s, names[i]);
+        if (d < best) {
+            best = d;
+            pick = names[i];
+        }
+    }
+    /* a word that the name starts with, or that starts with the name, is near too */
+    if (best > limit)
+        for (size_t i = 0; names[i] && best > limit; i++)
+            if (len >= 3 && strncmp(names[i], s, len) == 0)
+                return names[i];
+    return best <= limit ? pick : NULL;
+}
+
+int cli_unknown(const char *where, const char *what, const char *s, const char *const *names)
+{
+    const char *near = cli_nearest(s, names);
+    if (near)
+        return cli_usage_error(where, "unknown %s '%s'; did you mean '%s'?", what, s, near);
+    return cli_usage_error(where, "unknown %s '%s' (see '%s%s%s --help')", what, s, cli_prog,
+                           where ? " " : "", where ? where : "");
+}
+
+/* The long names of opts, for "did you mean". */
+static void option_names(const struct option *opts, const char **names, size_t max)
+{
+    size_t n = 0;
+    for (size_t i = 0; opts[i].name && n + 1 < max; i++)
+        if (strcmp(opts[i].name, "from-json") != 0) /* hidden */
+            names[n++] = opts[i].name;
+    names[n] = NULL;
+}
+
+static int option_error(const char *cmd, const char *word, const struct option *opts)
+{
+    const char *names[64], *eq = strchr(word, '=');
+    char name[128], list[512] = "";
+    size_t n = eq ? (size_t)(eq - word) : strlen(word), matches = 0;
+
+    option_names(opts, names, sizeof names / sizeof *names);
+    if (strncmp(word, "--", 2) != 0) {
+        /* -policy: a long option written with one dash */
+        const char *near = word[0] == '-' && strlen(word) > 2 ? cli_nearest(word + 1, names) : NULL;
+        if (near)
+            return cli_usage_error(cmd, "unknown option '%s'; did you mean '--%s'?", word, near);
+        return cli_usage_error(cmd, "unknown option '%s' (see '%s %s --help')", word, cli_prog,
+                               cmd);
+    }
+    snprintf(name, sizeof name, "%.*s", (int)(n - 2 < sizeof name ? n - 2 : sizeof name - 1),
+             word + 2);
+    for (size_t i = 0; names[i]; i++) {
+        if (strcmp(names[i], name) == 0)
+            return cli_usage_error(cmd, "option '--%s' takes no value", name);
+        if (*name && strncmp(names[i], name, strlen(name)) == 0) {
+            matches++;
+            size_t l = strlen(list);
+            snprintf(list + l, sizeof list - l, "%s--%s", l ? ", " : "", names[i]);
+        }
+    }
+    if (matches > 1)
+        return cli_usage_error(cmd, "option '--%s' is ambiguous: %s", name, list);
+    const char *near = cli_nearest(name, names);
+    if (near)
+        return cli_usage_error(cmd, "unknown option '--%s'; did you mean '--%s'?", name, near);
+    return cli_usage_error(cmd, "unknown option '--%s' (see '%s %s --help')", name, cli_prog, cmd);
+}
+
+/* The first word of argv that is a long option written with one dash (-policy), or NULL:
+ * a word after "--", or the value of an option that takes one, is not looked at. */
+static const char *one_dash_word(int argc, char **argv, const struct option *opts)
+{
+    for (int i = 1; i < argc; i++) {
+        const char *w = argv[i];
+        if (strcmp(w, "--") == 0)
+            return NULL;
+        if (strncmp(w, "--", 2) == 0) {
+            size_t n = strcspn(w + 2, "=");
+            for (size_t j = 0; opts[j].name && !w[2 + n]; j++)
+                if (strlen(opts[j].name) == n && strncmp(opts[j].name, w + 2, n) == 0 &&
+                    opts[j].has_arg == required_argument)
+                    i++;
+            continue;
+        }
+        /* a cluster of -h and -q is what it says */
+        if (w[0] == '-' && w[1] && w[2] && strspn(w + 1, "hq") != strlen(w + 1))
+            return w;
+    }
+    return NULL;
+}
+
+int cli_getopt(const char *cmd, int argc, char **argv, const struct option *opts)
+{
+    const char *bad;
+    if (optind <= 1 && (bad = one_dash_word(argc, argv, opts)) != NULL)
+        return option_error(cmd, bad, opts), '?';
+    for (;;) {
+        int idx = -1, before = optind;
+        opterr = 0;
+        int c = getopt_long(argc, argv, ":hq", opts, &idx);
+        if (c == 'q') {
+            cli_quiet = 1;
+            continue;
+        }
+        if (c == ':') {
+            const char *word = optind - 1 < argc ? argv[optind - 1] : "";
+            for (size_t i = 0; opts[i].name; i++)
+                if (optopt && opts[i].val == optopt && strncmp(word, "--", 2) == 0)
+                    return cli_usage_error(cmd, "option '--%s' needs a value", opts[i].name), '?';
+            return cli_usage_error(cmd, "option '%s' needs a value", word), '?';
+        }
+        if (c == '?') {
+            char shortopt[3] = {'-', (char)optopt, 0};
+            const char *word = optopt ? shortopt
+                               : optind - 1 >= before && optind - 1 < argc ? argv[optind - 1]
+                                                                           : "?";
+            return option_error(cmd, word, opts), '?';
+        }
+        return c;
+    }
+}
+
+void cli_help(const char *text)
+{
+    static const char *const leads[] = {"usage: boxcert ", "       boxcert ", NULL};
+    for (const char *line = text; *line;) {
+        const char *nl = strchr(line, '\n');
+        size_t len = nl ? (size_t)(nl - line) + 1 : strlen(line);
+        int done = 0;
+        for (size_t i = 0; leads[i] && !done; i++)
+            if (strncmp(line, leads[i], strlen(leads[i])) == 0) {
+                size_t pre = strlen(leads[i]) - strlen("boxcert ");
+                printf("%.*s%s %.*s", (int)pre, line, cli_prog, (int)(len - pre - 8),
+                       line + pre + 8);
+                done = 1;
+            }
+        if (!done)
+            fwrite(line, 1, len, stdout);
+        line += len;
+    }
+}
+
+const char *cli_env(const char *name)
+{
+    const char *v = getenv(name);
+    return v && *v ? v : NULL;
+}
+
+const char *cli_out_path(const char *arg)
+{
+    return arg && strcmp(arg, "-") == 0 ? NULL : arg;
+}
+
+static void keys_from(const char *var, cli_list *keys, char **owned)
+{
+    const char *v = cli_env(var);
+    *owned = NULL;
+    if (keys->n || !v)
+        return;
+    if (!(*owned = strdup(v))) {
+        fprintf(stderr, "%s: out of memory\n", cli_prog);
+        exit(EXIT_ENV);
+    }
+    for (char *save = NULL, *k = strtok_r(*owned, ":", &save); k; k = strtok_r(NULL, ":", &save))
+        cli_list_add(keys, k);
+}
+
+void cli_keys_from_env(cli_list *keys, char **owned)
+{
+    keys_from("BOXCERT_KEY", keys, owned);
+}
+
+void cli_signing_keys_from_env(cli_list *keys, char **owned)
+{
+    keys_from("BOXCERT_SIGNING_KEY", keys, owned);
+}
+
+const char *cli_format_from_env(const char *given, const char *def, int *from_env)
+{
+    const char *v = cli_env("BOXCERT_FORMAT");
+    *from_env = !given && v;
+    return given ? given : v ? v : def;
+}
+
+int cli_bad_format(const char *value, int from_env, const char *choices)
+{
+    return cli_usage_error(from_env ? "BOXCERT_FORMAT" : "--format", "'%s' is not %s", value,
+                           choices);
+}
+
+/* Whether path holds a public key (PEM) rather than a private one: read only to name the
+ * mistake, after the private key could not be loaded. */
+static int holds_public_key(const char *path)
+{
+    char head[512];
+    ssize_t n;
+    int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+    struct stat st;
+    if (fd < 0)
+        return 0;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || (n = read(fd, head, sizeof head - 1)) <= 0) {
+        close(fd);
+        return 0;
+    }
+    close(fd);
+    head[n] = '\0';
+    int pub = strstr(head, "-----BEGIN PUBLIC KEY-----") != NULL &&
+              strstr(head, "PRIVATE KEY-----") == NULL;
+    OPENSSL_cleanse(head, sizeof head);
+    return pub;
+}
+
+int cli_load_signing_key(const char *path, EVP_PKEY **out)
+{
+    bx_error err;
+    if (bx_key_load_private(path, NULL, out, &err) == 0)
+        return 0;
+    if (err.code == BX_ECONFIG && holds_public_key(path))
+        return cli_usage_error(path, "is a public key: signing needs the private key (the .key "
+                                     "file keygen wrote beside this .pub)");
+    return cli_report(path, &err);
 }
 
 void cli_put_escaped(FILE *f, const char *s, int flags)
@@ -83,7 +350,7 @@ void cli_list_add(cli_list *l, char *s)
 {
     char **v = realloc(l->v, (l->n + 1) * sizeof *v);
     if (!v) {
-        fputs("boxcert: out of memory\n", stderr);
+        fprintf(stderr, "%s: out of memory\n", cli_prog);
         exit(EXIT_ENV);
     }
     l->v = v;
@@ -95,7 +362,10 @@ int cli_load_policy(const char *arg, char **keys, size_t nkeys, int threshold, b
     bx_error err;
     bx_policy *p = NULL;
     if (!arg)
-        return cli_usage_error("--policy", "a policy file or profile is required");
+        arg = cli_env("BOXCERT_POLICY");
+    if (!arg)
+        return cli_usage_error("--policy", "a policy file or profile is required (or "
+                                           "BOXCERT_POLICY)");
     if (bx_policy_load(arg, &p, &err) != 0) {
         cli_report(arg, &err);
         return EXIT_USAGE;

@@ -13,7 +13,7 @@ static const char help[] =
     "usage: boxcert audit --policy FILE|PROFILE [--key PUB]... --certs DIR [--engine URL]...\n"
     "         [--insecure-engine] [--label K=V]... [--expect FILE] [--collect --signing-key KEY...]\n"
     "         [--tasks DIR|none] [--jobs N] [--format text|json|junit|sarif|github|html]\n"
-    "         [--output FILE]\n\n"
+    "         [--output FILE|-] [-q|--quiet]\n\n"
     "The post-run audit. Sessions are the containers carrying every --label (exact match),\n"
     "running or exited, on every engine (one engine reached through two endpoints counts\n"
     "once), plus those listed in --expect. Each certificate in DIR is verified; a verified\n"
@@ -22,10 +22,12 @@ static const char help[] =
     "(expected, never seen, no certificate) or unreachable; flagged late (issued after\n"
     "certificate.maxCollectionDelay), leftover (still on its engine, running or exited) or\n"
     "duplicate. Runtime tasks no engine knows are orphans.\n"
+    "  --policy P           a policy file or a built-in profile (NAME or NAME@VERSION)\n"
     "  --key PUB            trust this public key (SPKI PEM) besides the policy's\n"
     "  --certs DIR          the run's certificates (*.intoto.json, *.intoto.jsonl)\n"
     "  --engine URL         unix:///path or tcp://host:port; repeat for several engines\n"
-    "                       (default $DOCKER_HOST, else unix:///var/run/docker.sock;\n"
+    "                       (default $BOXCERT_ENGINE, else $DOCKER_HOST, else\n"
+    "                       unix:///var/run/docker.sock;\n"
     "                       tcp:// with mutual TLS: DOCKER_TLS_VERIFY, DOCKER_CERT_PATH)\n"
     "  --insecure-engine    allow a plain tcp:// engine (no TLS)\n"
     "  --label K=V          select sessions carrying this label (repeatable: all of them)\n"
@@ -38,19 +40,34 @@ static const char help[] =
     "  --jobs N             inspect and collect N sessions at a time, each with its own\n"
     "                       connection to its engine (default 4; 1 = one after another)\n"
     "  --format F           text (default), json, junit, sarif, github or html\n"
-    "  --output FILE        write the report to FILE (atomically) instead of stdout\n"
+    "  --output FILE        write the report to FILE (atomically) instead of stdout (-)\n"
+    "  -q, --quiet          no progress; text and github: only the rows that fail\n"
+    "  -h, --help           this help\n"
+    "Progress (on a terminal): each phase's count only goes up.\n"
+    "Environment: BOXCERT_POLICY, BOXCERT_KEY (PUB:PUB...), BOXCERT_FORMAT, BOXCERT_ENGINE,\n"
+    "BOXCERT_SIGNING_KEY (for --signing-key); the command line wins.\n"
     "Exit: 0 every session compliant and none left over, 1 a violation, 2 usage or\n"
     "configuration error, 3 an engine unreachable or lost, or an I/O error (the audit is\n"
     "incomplete; the report holds what was read).\n";
 
-/* total 0: not known yet (the certificates are counted as they are read) */
+/* total 0: not known yet (the certificates are counted as they are read). The workers report
+ * as they take a session, one at a time but not in the order they took them: a count below
+ * the one shown for the same phase is not shown, so the count never goes backwards. Called
+ * under the audit's lock, never at once. */
 static void progress(void *ud, const char *phase, size_t done, size_t total)
 {
+    static char last_phase[32];
+    static size_t last_done;
     (void)ud;
+    if (strcmp(phase, last_phase) == 0 && done < last_done)
+        return;
+    if (strcmp(phase, last_phase) != 0)
+        snprintf(last_phase, sizeof last_phase, "%s", phase);
+    last_done = done;
     if (total)
-        fprintf(stderr, "\rboxcert audit: %s %zu/%zu\033[K", phase, done, total);
+        fprintf(stderr, "\r%s audit: %s %zu/%zu\033[K", cli_prog, phase, done, total);
     else
-        fprintf(stderr, "\rboxcert audit: %s %zu\033[K", phase, done);
+        fprintf(stderr, "\r%s audit: %s %zu\033[K", cli_prog, phase, done);
     fflush(stderr);
 }
 
@@ -147,12 +164,15 @@ int cmd_audit(int argc, char **argv)
                                          {"format", required_argument, 0, 'f'},
                                          {"output", required_argument, 0, 'o'},
                                          {"from-json", required_argument, 0, 'J'}, /* hidden */
+                                         {"quiet", no_argument, 0, 'q'},
                                          {"help", no_argument, 0, 'h'},
                                          {0, 0, 0, 0}};
     /* clang-format on */
     cli_list keys = {0}, engines = {0}, labels = {0}, signing = {0};
     const char *policy_arg = NULL, *certs = NULL, *expect_path = NULL, *tasks = NULL;
-    const char *format = "text", *output = NULL, *from = NULL;
+    const char *format = NULL, *output = NULL, *from = NULL;
+    char *env_keys = NULL, *env_skeys = NULL;
+    int format_env = 0;
     int c, rc = EXIT_PASS, collect = 0, insecure = 0, env_error = 0, complete = 0;
     int progress_shown = 0;
     long jobs = 0;
@@ -168,8 +188,7 @@ int cmd_audit(int argc, char **argv)
     size_t violations = 0;
     struct stat st;
 
-    optind = 1;
-    while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+    while ((c = cli_getopt("audit", argc, argv, opts)) != -1) {
         /* clang-format off */
         switch (c) {
         case 'p': policy_arg = optarg; break;
@@ -183,22 +202,27 @@ int cmd_audit(int argc, char **argv)
         case 's': cli_list_add(&signing, optarg); break;
         case 't': tasks = optarg; break;
         case 'f': format = optarg; break;
-        case 'o': output = optarg; break;
+        case 'o': output = cli_out_path(optarg); break;
         case 'J': from = optarg; break;
         case 'j':
             if ((rc = cli_parse_count("--jobs", optarg, 1, BX_AUDIT_JOBS_MAX, &jobs)) != 0)
                 goto out;
             break;
-        case 'h': fputs(help, stdout); goto out;
-        default: fputs(help, stderr); rc = EXIT_USAGE; goto out;
+        case 'h': cli_help(help); goto out;
+        default: rc = EXIT_USAGE; goto out;
         }
         /* clang-format on */
     }
+    format = cli_format_from_env(format, "text", &format_env);
     if (audit_parse_format(format, &fmt) != 0) {
-        rc = cli_usage_error("--format", "'%s' is not text, json, junit, sarif, github or html",
-                             format);
+        rc = cli_bad_format(format, format_env, "text, json, junit, sarif, github or html");
         goto out;
     }
+    cli_keys_from_env(&keys, &env_keys);
+    if (collect)
+        cli_signing_keys_from_env(&signing, &env_skeys);
+    if (!engines.n && cli_env("BOXCERT_ENGINE"))
+        cli_list_add(&engines, (char *)cli_env("BOXCERT_ENGINE"));
     if (optind < argc) {
         rc = cli_usage_error("audit", "unexpected argument '%s' (see --help)", argv[optind]);
         goto out;
@@ -245,17 +269,15 @@ int cmd_audit(int argc, char **argv)
         goto out;
     }
     for (size_t i = 0; i < signing.n; i++) {
-        if (bx_key_load_private(signing.v[i], NULL, &skeys[i], &err) != 0) {
-            rc = cli_report(signing.v[i], &err);
+        if ((rc = cli_load_signing_key(signing.v[i], &skeys[i])) != 0)
             goto out;
-        }
     }
     bx_audit_opts ao = {.policy = p,
                         .labels = (const char *const *)labels.v,
                         .nlabels = labels.n,
                         .expect = expect_path ? &expect : NULL,
                         .now = (int64_t)time(NULL),
-                        .progress = isatty(STDERR_FILENO) ? progress : NULL,
+                        .progress = isatty(STDERR_FILENO) && !cli_quiet ? progress : NULL,
                         .jobs = (unsigned)jobs,
                         .collect = collect};
     progress_shown = ao.progress != NULL;
@@ -349,5 +371,7 @@ out:
     free(engines.v);
     free(labels.v);
     free(signing.v);
+    free(env_keys);
+    free(env_skeys);
     return rc;
 }

@@ -11,15 +11,16 @@ static const char help[] =
     "                       [--insecure-engine] [--require-level LEVEL]\n"
     "                       [--expect-image sha256:HEX] [--requested FILE]\n"
     "                       [--source-repo DIR --source-rev COMMIT] [--nonce HEX]\n"
-    "                       [--ttl DURATION] [--evidence-out DIR] [--out FILE]\n\n"
+    "                       [--ttl DURATION] [--evidence-out DIR] [--out FILE|-]\n"
+    "                       [--format text|json] [-q|--quiet]\n\n"
     "Observe a running session (the engine, and on this host the kernel or the runsc\n"
     "sandbox) and write one signed certificate (a DSSE envelope around an in-toto\n"
-    "statement) to FILE, or to stdout.\n"
+    "statement) to FILE, or to stdout. Then print its certificate ID (the SHA-256 of its\n"
+    "payload): on stdout when the certificate went to FILE, else on stderr.\n"
     "  --key KEY            private key (PKCS#8 PEM, mode 0600); repeat to add signatures\n"
-    "  --engine URL         unix:///path or tcp://host:port (default $DOCKER_HOST, else\n"
-    "                       unix:///var/run/docker.sock); tcp:// uses mutual TLS with\n"
-    "                       DOCKER_TLS_VERIFY=1 and DOCKER_CERT_PATH (ca.pem, cert.pem, key.pem)\n"
-    "                       or context:NAME; without it DOCKER_HOST, DOCKER_CONTEXT, the\n"
+    "  --engine URL         unix:///path, tcp://host:port (mutual TLS with DOCKER_TLS_VERIFY=1\n"
+    "                       and DOCKER_CERT_PATH: ca.pem, cert.pem, key.pem) or context:NAME;\n"
+    "                       without it $BOXCERT_ENGINE, else DOCKER_HOST, DOCKER_CONTEXT, the\n"
     "                       docker config's currentContext, as the docker CLI\n"
     "  --context NAME       the engine of docker context NAME (its own TLS material)\n"
     "  --insecure-engine    allow a plain tcp:// engine (no TLS)\n"
@@ -34,7 +35,14 @@ static const char help[] =
     "  --nonce HEX          a verifier's challenge (16 to 128 lowercase hex digits)\n"
     "  --ttl DURATION       validity, e.g. 24h (default), 30m, 7d\n"
     "  --evidence-out DIR   also write the raw inputs behind each evidence hash (a new folder)\n"
-    "  --out FILE           written atomically; refused if a symlink\n"
+    "  --out FILE           written atomically; refused if a symlink; - or none: stdout\n"
+    "  --format F           text (default: the certificate ID) or json: a result object\n"
+    "                       {certificateId, file, session, image, issuedAt, expiresAt,\n"
+    "                       evidenceLevel, keyids} on stdout (needs --out FILE)\n"
+    "  -q, --quiet          print nothing but errors\n"
+    "  -h, --help           this help\n"
+    "Environment: BOXCERT_SIGNING_KEY (KEY:KEY...: for --key), BOXCERT_ENGINE (for\n"
+    "--engine), BOXCERT_KEY_PASSPHRASE_FILE; the command line wins.\n"
     "Exit: 0 written, 1 refused to attest (nothing written), 2 usage/key/file error,\n"
     "3 engine unreachable or I/O error.\n";
 
@@ -57,6 +65,34 @@ static int load_requested(const char *path, json_t **req, char sha[65])
         return EXIT_USAGE;
     }
     return 0;
+}
+
+/* --format json: what was written, for a launcher to read. */
+static int print_result(const json_t *st, const char *id, const char *file, EVP_PKEY **keys,
+                        size_t nkeys)
+{
+    const json_t *pred = json_object_get(st, "predicate");
+    const json_t *sess = json_object_get(pred, "session");
+    json_t *kids = json_array();
+    bx_error err;
+    char kid[65];
+    for (size_t i = 0; kids && i < nkeys; i++)
+        if (bx_key_id(keys[i], kid, &err) == 0)
+            json_array_append_new(kids, json_string(kid));
+    json_t *o = json_pack(
+        "{s:s, s:s, s:{s:O?, s:O?}, s:O?, s:O?, s:O?, s:O?, s:O?, s:o}", "certificateId", id, "file",
+        file, "session", "containerId", json_object_get(sess, "containerId"), "name",
+        json_object_get(sess, "name"), "image", json_object_get(json_object_get(pred, "image"), "id"),
+        "issuedAt", json_object_get(pred, "issuedAt"), "expiresAt", json_object_get(pred, "expiresAt"),
+        "evidenceLevel", json_object_get(json_object_get(pred, "evidence"), "level"),
+        "predicateType", json_object_get(st, "predicateType"), "keyids", kids);
+    char *s = o ? json_dumps(o, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
+    json_decref(o);
+    if (!s)
+        return EXIT_ENV;
+    puts(s);
+    free(s);
+    return fflush(stdout) != 0 ? EXIT_ENV : EXIT_PASS;
 }
 
 /* 1 when loading the key at path asks its passphrase at the terminal (an encrypted key and no
@@ -86,14 +122,14 @@ static int level_check(const bx_collection *col, const char *need)
     if (!got)
         got = "engine";
     if (want && strcmp(want, "engine") != 0 && strcmp(got, want) != 0) {
-        fprintf(stderr, "boxcert: collect: level %s, not the %s --require-level %s asks: %s\n",
+        fprintf(stderr, "%s: collect: level %s, not the %s --require-level %s asks: %s\n", cli_prog,
                 got, want, need, col->why);
         return EXIT_REJECT;
     }
-    if (!need && strcmp(got, col->possible) != 0)
-        fprintf(stderr, "boxcert: warning: certificate at level %s, below the %s its runtime allows "
+    if (!need && !cli_quiet && strcmp(got, col->possible) != 0)
+        fprintf(stderr, "%s: warning: certificate at level %s, below the %s its runtime allows "
                         "here: %s\n",
-                got, col->possible, col->why);
+                cli_prog, got, col->possible, col->why);
     return 0;
 }
 
@@ -112,11 +148,15 @@ int cmd_collect(int argc, char **argv)
                                          {"ttl", required_argument, 0, 't'},
                                          {"evidence-out", required_argument, 0, 'E'},
                                          {"out", required_argument, 0, 'o'},
+                                         {"format", required_argument, 0, 'f'},
+                                         {"quiet", no_argument, 0, 'q'},
                                          {"help", no_argument, 0, 'h'},
                                          {0, 0, 0, 0}};
     cli_list keyfiles = {0};
     const char *engine_url = NULL, *expect = NULL, *nonce = NULL, *ttl_s = "24h", *out = NULL;
     const char *req_file = NULL, *repo = NULL, *rev = NULL, *evidence_dir = NULL;
+    const char *format = "text";
+    char *env_skeys = NULL, cert_id[65] = "";
     const char *context = NULL, *need_level = NULL;
     char ctx_url[300];
     int c, rc = EXIT_PASS, insecure = 0, dirty = 0;
@@ -129,8 +169,7 @@ int cmd_collect(int argc, char **argv)
     size_t doclen = 0;
     int64_t ttl = 0;
 
-    optind = 1;
-    while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+    while ((c = cli_getopt("collect", argc, argv, opts)) != -1) {
         switch (c) {
         case 'k': cli_list_add(&keyfiles, optarg); break;
         case 'e': engine_url = optarg; break;
@@ -144,10 +183,23 @@ int cmd_collect(int argc, char **argv)
         case 'n': nonce = optarg; break;
         case 't': ttl_s = optarg; break;
         case 'E': evidence_dir = optarg; break;
-        case 'o': out = optarg; break;
-        case 'h': fputs(help, stdout); return EXIT_PASS;
-        default: fputs(help, stderr); return EXIT_USAGE;
+        case 'o': out = cli_out_path(optarg); break;
+        case 'f': format = optarg; break;
+        case 'h': cli_help(help); return EXIT_PASS;
+        default: return EXIT_USAGE;
         }
+    }
+    cli_signing_keys_from_env(&keyfiles, &env_skeys);
+    if (!engine_url && !context)
+        engine_url = cli_env("BOXCERT_ENGINE");
+    if (strcmp(format, "text") != 0 && strcmp(format, "json") != 0) {
+        rc = cli_bad_format(format, 0, "text or json");
+        goto out;
+    }
+    if (strcmp(format, "json") == 0 && !out) {
+        rc = cli_usage_error("--format", "json writes a result object on stdout: give the "
+                                         "certificate --out FILE");
+        goto out;
     }
     if (optind != argc - 1) {
         rc = cli_usage_error("collect", "exactly one CONTAINER is required (see --help)");
@@ -169,7 +221,7 @@ int cmd_collect(int argc, char **argv)
         goto out;
     }
     if (keyfiles.n == 0) {
-        rc = cli_usage_error("collect", "at least one --key is required");
+        rc = cli_usage_error("collect", "at least one --key is required (or BOXCERT_SIGNING_KEY)");
         goto out;
     }
     if (expect && (strncmp(expect, "sha256:", 7) != 0 || !bx_is_lower_hex(expect + 7, 64))) {
@@ -201,10 +253,8 @@ int cmd_collect(int argc, char **argv)
         goto out;
     }
     for (size_t i = 0; i < keyfiles.n; i++) {
-        if (bx_key_load_private(keyfiles.v[i], NULL, &keys[i], &err) != 0) {
-            rc = cli_report(keyfiles.v[i], &err);
+        if ((rc = cli_load_signing_key(keyfiles.v[i], &keys[i])) != 0)
             goto out;
-        }
         if (!prompts(keyfiles.v[i])) {
             EVP_PKEY_free(keys[i]);
             keys[i] = NULL;
@@ -262,6 +312,14 @@ int cmd_collect(int argc, char **argv)
     }
     free(staged);
     staged = NULL;
+    if (bx_jcs_sha256_hex(st, cert_id, &err) != 0) {
+        rc = cli_report("collect", &err);
+        goto out;
+    }
+    rc = strcmp(format, "json") == 0 ? print_result(st, cert_id, out, keys, keyfiles.n)
+         : cli_quiet                 ? EXIT_PASS
+         : out                       ? (printf("%s\n", cert_id), fflush(stdout) ? EXIT_ENV : 0)
+                                     : (fprintf(stderr, "%s: certificate %s\n", cli_prog, cert_id), 0);
 out:
     if (staged) {
         bx_evidence_discard(staged);
@@ -271,6 +329,7 @@ out:
         EVP_PKEY_free(keys[i]);
     free(keys);
     free(keyfiles.v);
+    free(env_skeys);
     bx_engine_close(eng);
     bx_collection_free(&col);
     json_decref(st);

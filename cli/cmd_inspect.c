@@ -7,13 +7,17 @@
 #include <time.h>
 
 static const char help[] =
-    "usage: boxcert inspect CONTAINER [--engine URL] [--insecure-engine] [--format text|json]\n\n"
+    "usage: boxcert inspect CONTAINER [--engine URL] [--insecure-engine] [--format text|json]\n"
+    "         [-q|--quiet]\n\n"
     "Show how a running session is contained, as collect would record it: each field, its\n"
     "value, and where the value came from (kernel, runtime, spec or engine), then any\n"
     "disagreement between those sources. Nothing is signed; no key is needed.\n"
-    "  --engine URL         unix:///path or tcp://host:port (as for collect)\n"
+    "  --engine URL         unix:///path or tcp://host:port (as for collect; default\n"
+    "                       $BOXCERT_ENGINE, else $DOCKER_HOST)\n"
     "  --insecure-engine    allow a plain tcp:// engine (no TLS)\n"
     "  --format FMT         text (default) or json\n"
+    "  -q, --quiet          accepted, changes nothing (what is shown is what was asked for)\n"
+    "  -h, --help           this help\n"
     "Exit: 0 shown, 1 the session cannot be attested (not running, changed, unfaithful\n"
     "data), 2 usage error, 3 engine unreachable.\n";
 
@@ -224,7 +228,7 @@ static int json_out(const bx_collection *c)
                     c->predicate);
     s = doc ? json_dumps(doc, JSON_INDENT(2) | JSON_ENSURE_ASCII) : NULL;
     if (!s || fputs(s, stdout) == EOF || fputc('\n', stdout) == EOF) {
-        fputs("boxcert: stdout: cannot write\n", stderr);
+        fprintf(stderr, "%s: stdout: cannot write\n", cli_prog);
         rc = EXIT_ENV;
     }
     free(s);
@@ -237,6 +241,7 @@ int cmd_inspect(int argc, char **argv)
     static const struct option opts[] = {{"engine", required_argument, 0, 'e'},
                                          {"insecure-engine", no_argument, 0, 'I'},
                                          {"format", required_argument, 0, 'f'},
+                                         {"quiet", no_argument, 0, 'q'},
                                          {"help", no_argument, 0, 'h'},
                                          {0, 0, 0, 0}};
     const char *engine_url = NULL, *format = "text";
@@ -245,8 +250,7 @@ int cmd_inspect(int argc, char **argv)
     bx_collection col = {0};
     bx_error err;
 
-    optind = 1;
-    while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+    while ((c = cli_getopt("inspect", argc, argv, opts)) != -1) {
         switch (c) {
         case 'e':
             engine_url = optarg;
@@ -258,17 +262,18 @@ int cmd_inspect(int argc, char **argv)
             format = optarg;
             break;
         case 'h':
-            fputs(help, stdout);
+            cli_help(help);
             return EXIT_PASS;
         default:
-            fputs(help, stderr);
             return EXIT_USAGE;
         }
     }
+    if (!engine_url)
+        engine_url = cli_env("BOXCERT_ENGINE");
     if (optind != argc - 1)
         return cli_usage_error("inspect", "exactly one CONTAINER is required (see --help)");
     if (strcmp(format, "text") != 0 && strcmp(format, "json") != 0)
-        return cli_usage_error("--format", "'%s' is not text or json", format);
+        return cli_bad_format(format, 0, "text or json");
     if (bx_engine_open_ex(engine_url, insecure ? BX_ENGINE_INSECURE : 0, &eng, &err) != 0)
         return cli_report("--engine", &err);
     bx_collect_opts co = {.container = argv[optind], .now = (int64_t)time(NULL), .ttl = 60};

@@ -7,12 +7,17 @@
 #include <openssl/crypto.h>
 
 static const char help[] =
-    "usage: boxcert keygen --out PREFIX [--alg ed25519|ecdsa-p256] [--encrypt]\n\n"
+    "usage: boxcert keygen --out PREFIX [--alg ed25519|ecdsa-p256] [--encrypt] [-q|--quiet]\n\n"
     "Create PREFIX.key (PKCS#8 PEM, mode 0600) and PREFIX.pub (SPKI PEM), both created\n"
     "exclusively: existing files are never overwritten, and on failure neither is left.\n"
     "Prints the keyid (hex SHA-256 of the public key's SPKI DER).\n"
-    "  --encrypt   encrypt the private key with a passphrase (asked on the terminal,\n"
-    "              or the first line of $BOXCERT_KEY_PASSPHRASE_FILE)\n";
+    "  --out PREFIX   the two files' names, without .key and .pub\n"
+    "  --alg ALG      ed25519 (default) or ecdsa-p256\n"
+    "  --encrypt      encrypt the private key with a passphrase (asked on the terminal,\n"
+    "                 or the first line of $BOXCERT_KEY_PASSPHRASE_FILE)\n"
+    "  -q, --quiet    do not print the keyid\n"
+    "  -h, --help     this help\n"
+    "Exit: 0 written, 2 usage error, 3 a file exists or cannot be written.\n";
 
 static int get_passphrase(char *buf, size_t len)
 {
@@ -35,6 +40,7 @@ int cmd_keygen(int argc, char **argv)
     static const struct option opts[] = {{"out", required_argument, 0, 'o'},
                                          {"alg", required_argument, 0, 'a'},
                                          {"encrypt", no_argument, 0, 'e'},
+                                         {"quiet", no_argument, 0, 'q'},
                                          {"help", no_argument, 0, 'h'},
                                          {0, 0, 0, 0}};
     const char *prefix = NULL, *alg_s = "ed25519";
@@ -45,18 +51,20 @@ int cmd_keygen(int argc, char **argv)
     char pass[1024] = "", keyid[65];
     bx_alg alg;
 
-    optind = 1;
-    while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+    while ((c = cli_getopt("keygen", argc, argv, opts)) != -1) {
         switch (c) {
         case 'o': prefix = optarg; break;
         case 'a': alg_s = optarg; break;
         case 'e': encrypt = 1; break;
-        case 'h': fputs(help, stdout); return EXIT_PASS;
-        default: fputs(help, stderr); return EXIT_USAGE;
+        case 'h': cli_help(help); return EXIT_PASS;
+        default: return EXIT_USAGE;
         }
     }
     if (!prefix || optind != argc)
         return cli_usage_error("keygen", "--out PREFIX is required and nothing else (see --help)");
+    if (strcmp(prefix, "-") == 0)
+        return cli_usage_error("--out", "keygen writes two files (PREFIX.key, PREFIX.pub): '-' "
+                                        "cannot name them");
     if (strcmp(alg_s, "ed25519") == 0)
         alg = BX_ALG_ED25519;
     else if (strcmp(alg_s, "ecdsa-p256") == 0)
@@ -84,7 +92,8 @@ int cmd_keygen(int argc, char **argv)
         unlink(kpath);
         goto out;
     }
-    printf("%s\n", keyid);
+    if (!cli_quiet)
+        printf("%s\n", keyid);
 out:
     OPENSSL_cleanse(pass, sizeof pass);
     if (priv) {

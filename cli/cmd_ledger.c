@@ -14,7 +14,7 @@ static const char help[] =
     "                             [--threshold N] [--at T] [--format FMT]\n"
     "       boxcert ledger verify --repo DIR --range A..B [--first-parent] --policy FILE|PROFILE\n"
     "                             [--key PUB]... [--threshold N] [--at T] [--format FMT]\n"
-    "                             [--output FILE]\n"
+    "                             [--output FILE|-]\n"
     "       boxcert ledger push   --repo DIR --remote NAME\n"
     "       boxcert ledger fetch  --repo DIR --remote NAME\n\n"
     "Certificates kept as git notes on refs/notes/boxcert: one note per commit, one envelope\n"
@@ -28,9 +28,21 @@ static const char help[] =
     "          certificate that passes and names it as its source; else ledger.missing\n"
     "  fetch   fetch the remote's notes and merge them with ours (a union: nothing dropped)\n"
     "  push    push our notes; when the remote moved, fetch, merge and push again\n"
+    "  --repo DIR      the git repository holding the commits and the notes\n"
+    "  --rev REV       the commit (any git revision naming one)\n"
+    "  --range A..B    the commits to gate (git rev-list A..B)\n"
+    "  --first-parent  follow only the first parent of merges\n"
+    "  --remote NAME   the git remote to push to or fetch from\n"
+    "  --policy P      a policy file or a built-in profile (NAME or NAME@VERSION)\n"
+    "  --key PUB       trust this public key (SPKI PEM) besides the policy's\n"
+    "  --threshold N   override trust.threshold\n"
     "  --at T          judge times at T (RFC 3339) instead of now\n"
     "  --format F      text (default), json, junit, sarif or github\n"
-    "  --output FILE   write the report to FILE (atomically) instead of stdout\n"
+    "  --output FILE   write the report to FILE (atomically) instead of stdout (-)\n"
+    "  -q, --quiet     print only what failed (no status lines, PASS lines or summary)\n"
+    "  -h, --help      this help ('ledger help' too)\n"
+    "Environment: BOXCERT_POLICY, BOXCERT_KEY (PUB:PUB...), BOXCERT_FORMAT; the command\n"
+    "line wins.\n"
     "Exit: 0 pass (stored, every commit attested, synced), 1 a certificate or commit failed,\n"
     "2 usage or configuration error, 3 repository, network or I/O error.\n";
 
@@ -69,12 +81,15 @@ static const struct option opts[] = {{"repo", required_argument, 0, O_REPO},
                                      {"format", required_argument, 0, O_FORMAT},
                                      {"output", required_argument, 0, O_OUTPUT},
                                      {"remote", required_argument, 0, O_REMOTE},
-                                     {"help", no_argument, 0, O_HELP},
+                                     {"help", no_argument, 0, 'h'},
+                                     {"quiet", no_argument, 0, 'q'},
                                      {0, 0, 0, 0}};
 static const char letters[] = "rRgFpktafomH"; /* the same order as opts[] */
 
 typedef struct {
     const char *sub, *repo, *rev, *range, *policy, *format, *output, *remote;
+    char cmd[32];
+    int format_env;
     int first_parent, threshold, help;
     cli_list keys;
     bx_verify_opts vo;
@@ -83,18 +98,20 @@ typedef struct {
 
 static int parse(int argc, char **argv, const char *allowed, args *a)
 {
-    int c, idx = 0, rc;
-    a->format = "text";
+    int c, rc;
     a->vo.at = (int64_t)time(NULL);
+    snprintf(a->cmd, sizeof a->cmd, "ledger %s", a->sub);
     optind = 1;
-    while ((c = getopt_long(argc, argv, "", opts, &idx)) != -1) {
-        if (c < O_REPO || !strchr(allowed, letters[c - O_REPO])) {
-            if (c >= O_REPO)
-                return cli_usage_error(a->sub, "--%s is not an option of 'ledger %s' (see --help)",
-                                       opts[c - O_REPO].name, a->sub);
-            fputs(help, stderr);
+    while ((c = cli_getopt(a->cmd, argc, argv, opts)) != -1) {
+        if (c == '?')
             return EXIT_USAGE;
+        if (c == 'h') {
+            a->help = 1;
+            continue;
         }
+        if (c < O_REPO || !strchr(allowed, letters[c - O_REPO]))
+            return cli_usage_error(a->cmd, "--%s is not an option of 'ledger %s' (see --help)",
+                                   opts[c - O_REPO].name, a->sub);
         switch (c) {
         case O_REPO:
             a->repo = optarg;
@@ -126,13 +143,10 @@ static int parse(int argc, char **argv, const char *allowed, args *a)
             a->format = optarg;
             break;
         case O_OUTPUT:
-            a->output = optarg;
+            a->output = cli_out_path(optarg);
             break;
         case O_REMOTE:
             a->remote = optarg;
-            break;
-        case O_HELP:
-            a->help = 1;
             break;
         }
     }
@@ -146,9 +160,12 @@ static int parse(int argc, char **argv, const char *allowed, args *a)
         return cli_usage_error(a->sub, "--range A..B is required");
     if (strchr(allowed, 'm') && !a->remote)
         return cli_usage_error(a->sub, "--remote NAME is required");
+    if (strchr(allowed, 'f'))
+        a->format = cli_format_from_env(a->format, "text", &a->format_env);
+    else
+        a->format = "text";
     if (report_parse_format(a->format, &a->fmt) != 0)
-        return cli_usage_error("--format", "'%s' is not text, json, junit, sarif or github",
-                               a->format);
+        return cli_bad_format(a->format, a->format_env, "text, json, junit, sarif or github");
     if (strcmp(a->sub, "add") == 0 ? optind >= argc : optind < argc)
         return cli_usage_error(a->sub,
                                strcmp(a->sub, "add") == 0 ? "no certificate given (see --help)"
@@ -259,7 +276,7 @@ static int read_cert(const char *path, size_t max, certs *c)
             rc = EXIT_ENV;
     }
     if (rc)
-        fprintf(stderr, "boxcert: %s: out of memory\n", path);
+        fprintf(stderr, "%s: %s: out of memory\n", cli_prog, path);
     free(buf);
     return rc;
 }
@@ -317,7 +334,7 @@ static int ledger_add(const args *a, bx_ledger *l, const bx_policy *p, int argc,
         rc = cli_report(commit, &err);
         goto out;
     }
-    for (size_t i = 0; i < c.n; i++) {
+    for (size_t i = 0; i < c.n && !cli_quiet; i++) {
         printf("%-9s %.12s ", status_word(items[i].status), items[i].certificate_id);
         cli_put_safe(stdout, c.names[i]);
         printf(" %s %s\n", items[i].status == BX_LEDGER_UNCHANGED ? "already on" : "on", commit);
@@ -362,7 +379,7 @@ static int ledger_report(const args *a, bx_ledger *l, const bx_policy *p, int sh
         rc = cli_report(show ? a->rev : a->range, &err);
         goto out;
     }
-    if (a->fmt == FMT_TEXT || a->fmt == FMT_GITHUB)
+    if ((a->fmt == FMT_TEXT || a->fmt == FMT_GITHUB) && !cli_quiet)
         fprintf(out, "%zu commit%s: %zu attested, %zu without a passing certificate\n", sum.commits,
                 sum.commits == 1 ? "" : "s", sum.attested, sum.commits - sum.attested);
     if (atomic) {
@@ -377,9 +394,7 @@ static int ledger_report(const args *a, bx_ledger *l, const bx_policy *p, int sh
         goto out;
     }
     if (sum.commits == 0 && !show) {
-        fprintf(stderr, "boxcert: ");
-        cli_put_safe(stderr, a->range);
-        fprintf(stderr, ": the range holds no commit: nothing is attested\n");
+        cli_usage_error(a->range, "the range holds no commit: nothing is attested");
         rc = EXIT_REJECT;
     } else {
         rc = sum.attested == sum.commits ? EXIT_PASS : EXIT_REJECT;
@@ -400,6 +415,8 @@ static int ledger_sync(const args *a, bx_ledger *l, int push)
         push ? bx_ledger_push(l, a->remote, &s, &err) : bx_ledger_fetch(l, a->remote, &s, &err);
     if (lrc != 0)
         return cli_report("--remote", &err); /* where: the remote without credentials */
+    if (cli_quiet)
+        return EXIT_PASS;
     if (push) {
         if (!s.after[0])
             printf("no %s to push\n", BX_LEDGER_NOTES_REF);
@@ -439,33 +456,41 @@ int cmd_ledger(int argc, char **argv)
     bx_ledger *l = NULL;
     bx_policy *p = NULL;
     const char *allowed = NULL;
+    char *env_keys = NULL;
     int rc;
 
     memset(&a, 0, sizeof a);
-    if (argc < 2) {
-        fputs(help, stderr);
-        return EXIT_USAGE;
-    }
+    if (argc < 2)
+        return cli_usage_error("ledger", "a subcommand is required: add, show, verify, push or "
+                                         "fetch (see 'boxcert ledger --help')");
     if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
         strcmp(argv[1], "help") == 0) {
-        fputs(help, stdout);
+        cli_help(help);
         return EXIT_PASS;
+    }
+    while (argc > 2 && (strcmp(argv[1], "-q") == 0 || strcmp(argv[1], "--quiet") == 0)) {
+        cli_quiet = 1;
+        argc--;
+        argv++;
     }
     for (size_t i = 0; i < sizeof accepts / sizeof *accepts; i++)
         if (strcmp(argv[1], accepts[i].sub) == 0)
             allowed = accepts[i].allowed;
-    if (!allowed)
-        return cli_usage_error("ledger", "unknown subcommand '%s' (add, show, verify, push, fetch)",
-                               argv[1]);
+    if (!allowed) {
+        static const char *const subs[] = {"add", "show", "verify", "push", "fetch", NULL};
+        return cli_unknown("ledger", "subcommand", argv[1], subs);
+    }
     a.sub = argv[1];
     if ((rc = parse(argc - 1, argv + 1, allowed, &a)) != 0 || a.help) {
         if (a.help)
-            fputs(help, stdout);
+            cli_help(help);
         goto out;
     }
     argc--;
     argv++;
     int push = strcmp(a.sub, "push") == 0, fetch = strcmp(a.sub, "fetch") == 0;
+    if (!push && !fetch)
+        cli_keys_from_env(&a.keys, &env_keys);
     if (!push && !fetch &&
         (rc = cli_load_policy(a.policy, a.keys.v, a.keys.n, a.threshold, &p)) != 0)
         goto out;
@@ -481,5 +506,6 @@ out:
     bx_ledger_close(l);
     bx_policy_free(p);
     free(a.keys.v);
+    free(env_keys);
     return rc;
 }

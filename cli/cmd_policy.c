@@ -5,49 +5,89 @@
 
 static const char help[] =
     "usage: boxcert policy check FILE\n"
-    "       boxcert policy show PROFILE\n\n"
+    "       boxcert policy show PROFILE\n"
+    "       boxcert policy list\n\n"
     "check: load FILE strictly and print the effective policy (after extends and defaults)\n"
     "       as JSON; errors name file:line:col (exit 2).\n"
-    "show:  print a built-in profile's policy text. Profiles:";
+    "show:  print a built-in profile's policy text (NAME, the latest, or NAME@VERSION).\n"
+    "list:  print every built-in profile's name, one a line: NAME, then each NAME@VERSION.\n"
+    "  -q, --quiet    accepted, changes nothing\n"
+    "  -h, --help     this help\n"
+    "Profiles:";
 
-static void usage(FILE *f)
+static void usage(void)
 {
-    fputs(help, f);
+    cli_help(help);
     for (size_t i = 0; bx_policy_profiles[i]; i++)
-        fprintf(f, " %s", bx_policy_profiles[i]);
-    fputc('\n', f);
+        printf(" %s", bx_policy_profiles[i]);
+    putchar('\n');
 }
 
 int cmd_policy(int argc, char **argv)
 {
+    static const struct option opts[] = {{"quiet", no_argument, 0, 'q'},
+                                         {"help", no_argument, 0, 'h'},
+                                         {0, 0, 0, 0}};
+    static const char *const subs[] = {"check", "show", "list", NULL};
     bx_error err;
-    if (argc == 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
-        usage(stdout);
-        return EXIT_PASS;
-    }
-    if (argc != 3) {
-        usage(stderr);
+    int c;
+    while ((c = cli_getopt("policy", argc, argv, opts)) != -1) {
+        if (c == 'h') {
+            usage();
+            return EXIT_PASS;
+        }
         return EXIT_USAGE;
     }
-    if (strcmp(argv[1], "show") == 0) {
-        const char *t = bx_policy_profile_text(argv[2]);
-        if (!t)
-            return cli_usage_error(argv[2], "no such built-in profile");
+    argc -= optind;
+    argv += optind;
+    if (argc == 0)
+        return cli_usage_error("policy", "check FILE, show PROFILE or list (see 'boxcert policy "
+                                         "--help')");
+    if (strcmp(argv[0], "help") == 0) {
+        usage();
+        return EXIT_PASS;
+    }
+    if (strcmp(argv[0], "list") == 0) {
+        if (argc != 1)
+            return cli_usage_error("policy list", "unexpected argument '%s'", argv[1]);
+        for (size_t i = 0; bx_policy_profiles[i]; i++) {
+            printf("%s\n", bx_policy_profiles[i]);
+            for (unsigned v = 1; v <= BX_POLICY_PROFILE_LATEST; v++) {
+                char name[64], resolved[64];
+                snprintf(name, sizeof name, "%s@%u", bx_policy_profiles[i], v);
+                if (bx_policy_profile_resolve(name, resolved, sizeof resolved) == 0 &&
+                    bx_policy_profile_text(name))
+                    printf("%s\n", name);
+            }
+        }
+        return fflush(stdout) != 0 ? EXIT_ENV : EXIT_PASS;
+    }
+    if (strcmp(argv[0], "show") != 0 && strcmp(argv[0], "check") != 0)
+        return cli_unknown("policy", "subcommand", argv[0], subs);
+    if (argc != 2)
+        return cli_usage_error(argv[0][0] == 's' ? "policy show" : "policy check",
+                               "exactly one %s is required", argv[0][0] == 's' ? "PROFILE" : "FILE");
+    if (strcmp(argv[0], "show") == 0) {
+        const char *t = bx_policy_profile_text(argv[1]);
+        if (!t) {
+            const char *names[16];
+            size_t n = 0;
+            for (size_t i = 0; bx_policy_profiles[i] && n + 1 < 16; i++)
+                names[n++] = bx_policy_profiles[i];
+            names[n] = NULL;
+            return cli_unknown("policy show", "profile", argv[1], names);
+        }
         fputs(t, stdout);
         return EXIT_PASS;
     }
-    if (strcmp(argv[1], "check") == 0) {
-        bx_policy *p = NULL;
-        if (bx_policy_load(argv[2], &p, &err) != 0) {
-            cli_report(argv[2], &err);
-            return EXIT_USAGE;
-        }
-        char *s = json_dumps(bx_policy_effective(p), JSON_INDENT(2) | JSON_SORT_KEYS);
-        printf("%s\n", s ? s : "null");
-        free(s);
-        bx_policy_free(p);
-        return EXIT_PASS;
+    bx_policy *p = NULL;
+    if (bx_policy_load(argv[1], &p, &err) != 0) {
+        cli_report(argv[1], &err);
+        return EXIT_USAGE;
     }
-    usage(stderr);
-    return EXIT_USAGE;
+    char *s = json_dumps(bx_policy_effective(p), JSON_INDENT(2) | JSON_SORT_KEYS);
+    printf("%s\n", s ? s : "null");
+    free(s);
+    bx_policy_free(p);
+    return EXIT_PASS;
 }

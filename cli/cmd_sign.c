@@ -7,11 +7,19 @@
 
 static const char help[] =
     "usage: boxcert sign CERT --key KEY... --policy FILE|PROFILE [--verify-key PUB]...\n"
-    "                    [--out FILE]\n\n"
+    "                    [--out FILE|-] [-q|--quiet]\n\n"
     "Countersign: verify CERT against the policy (with --verify-key added to its trusted\n"
     "keys), then add one signature per --key over the same payload, which is left\n"
     "untouched (its certificateId does not change). A key that has already signed is not\n"
     "added twice. Writes the envelope to FILE (atomically) or stdout.\n"
+    "  --key KEY          a private key to sign with (PKCS#8 PEM, mode 0600); repeatable\n"
+    "  --policy P         the policy CERT must pass first (a file or a built-in profile)\n"
+    "  --verify-key PUB   trust this public key for that check (repeatable)\n"
+    "  --out FILE         write the envelope to FILE (atomically); - or none: stdout\n"
+    "  -q, --quiet        print nothing but errors (and the envelope, on stdout)\n"
+    "  -h, --help         this help\n"
+    "Environment: BOXCERT_SIGNING_KEY (KEY:KEY...: for --key), BOXCERT_POLICY, BOXCERT_KEY\n"
+    "(for --verify-key); the command line wins.\n"
     "Exit: 0 signed, 1 the certificate did not verify (nothing written), 2 usage or\n"
     "configuration error, 3 I/O error.\n";
 
@@ -36,6 +44,7 @@ int cmd_sign(int argc, char **argv)
                                          {"policy", required_argument, 0, 'p'},
                                          {"verify-key", required_argument, 0, 'v'},
                                          {"out", required_argument, 0, 'o'},
+                                         {"quiet", no_argument, 0, 'q'},
                                          {"help", no_argument, 0, 'h'},
                                          {0, 0, 0, 0}};
     cli_list keyfiles = {0}, vkeys = {0};
@@ -50,17 +59,19 @@ int cmd_sign(int argc, char **argv)
     char *buf = NULL, *doc = NULL;
     size_t len = 0, doclen = 0;
 
-    optind = 1;
-    while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+    char *env_keys = NULL, *env_skeys = NULL;
+    while ((c = cli_getopt("sign", argc, argv, opts)) != -1) {
         switch (c) {
         case 'k': cli_list_add(&keyfiles, optarg); break;
         case 'p': policy_arg = optarg; break;
         case 'v': cli_list_add(&vkeys, optarg); break;
-        case 'o': out = optarg; break;
-        case 'h': fputs(help, stdout); goto out;
-        default: fputs(help, stderr); rc = EXIT_USAGE; goto out;
+        case 'o': out = cli_out_path(optarg); break;
+        case 'h': cli_help(help); goto out;
+        default: rc = EXIT_USAGE; goto out;
         }
     }
+    cli_signing_keys_from_env(&keyfiles, &env_skeys);
+    cli_keys_from_env(&vkeys, &env_keys);
     if (optind != argc - 1 || keyfiles.n == 0) {
         rc = cli_usage_error("sign", "one CERT and at least one --key are required (see --help)");
         goto out;
@@ -71,7 +82,7 @@ int cmd_sign(int argc, char **argv)
         goto out;
     if (!res.pass) {
         cli_print_failed_findings(stderr, argv[optind], &res);
-        fprintf(stderr, "boxcert: %s: does not verify; not countersigned\n", argv[optind]);
+        cli_usage_error(argv[optind], "does not verify; not countersigned");
         rc = EXIT_REJECT;
         goto out;
     }
@@ -80,10 +91,8 @@ int cmd_sign(int argc, char **argv)
         goto out;
     }
     for (size_t i = 0; i < keyfiles.n; i++) {
-        if (bx_key_load_private(keyfiles.v[i], NULL, &key, &err) != 0) {
-            rc = cli_report(keyfiles.v[i], &err);
+        if ((rc = cli_load_signing_key(keyfiles.v[i], &key)) != 0)
             goto out;
-        }
         if (!already_signed(&env, key) && bx_envelope_sign(&env, key, &err) != 0) {
             rc = cli_report(keyfiles.v[i], &err);
             goto out;
@@ -103,6 +112,8 @@ out:
     free(buf);
     free(doc);
     free(keyfiles.v);
+    free(env_keys);
+    free(env_skeys);
     free(vkeys.v);
     bx_policy_free(p);
     return rc;

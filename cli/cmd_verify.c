@@ -12,12 +12,13 @@ static const char help[] =
     "         [--at RFC3339] [--nonce HEX] [--expect-image sha256:HEX] [--expect-container[-id|-name] C]\n"
     "         [--expect-label K=V]... [--expect-source COMMIT] [--seen FILE] [--jobs N]\n"
     "         [--expect FILE] [--recursive] [--max-size BYTES]\n"
-    "         [--format text|json|junit|sarif|github] [--output FILE]\n\n"
+    "         [--format text|json|junit|sarif|github] [--output FILE|-] [-q|--quiet]\n\n"
     "Verify certificates offline: envelope, signatures (distinct trusted keys >= threshold),\n"
     "statement, key validity, times, challenge and bindings, then the policy's rules.\n"
     "CERT is a file (*.intoto.json), a JSON Lines bundle (*.intoto.jsonl: one envelope per\n"
     "line), a directory of those, or - for stdin (read as JSON Lines). A directory's other\n"
     "entries are listed as skipped (never failing); its subfolders too, unless --recursive.\n"
+    "  --policy P             a policy file or a built-in profile (NAME or NAME@VERSION)\n"
     "  --key PUB              trust this public key (SPKI PEM) besides the policy's\n"
     "  --threshold N          override trust.threshold\n"
     "  --at TIME              judge times at TIME (RFC 3339) instead of now\n"
@@ -37,7 +38,12 @@ static const char help[] =
     "  --jobs N               verify with N threads (output stays in input order)\n"
     "  --max-size N           envelope size cap in bytes (default 1048576)\n"
     "  --format F             text (default), json, junit, sarif or github\n"
-    "  --output FILE          write the report to FILE (atomically) instead of stdout\n"
+    "  --output FILE          write the report to FILE (atomically) instead of stdout (-)\n"
+    "  -q, --quiet            text and github: only what failed (no PASS or SKIP lines, no\n"
+    "                         summary)\n"
+    "  -h, --help             this help\n"
+    "Environment: BOXCERT_POLICY (for --policy), BOXCERT_KEY (PUB:PUB...: for --key, when\n"
+    "none is given), BOXCERT_FORMAT (for --format); the command line wins.\n"
     "Exit: 0 all pass, 1 a certificate failed, 2 usage or configuration error, 3 I/O error.\n";
 
 /* What one verify run keeps: the report, the seen file, and whether an input could not be
@@ -138,10 +144,13 @@ int cmd_verify(int argc, char **argv)
                                          {"recursive", no_argument, 0, 'R'},
                                          {"format", required_argument, 0, 'f'},
                                          {"output", required_argument, 0, 'o'},
+                                         {"quiet", no_argument, 0, 'q'},
                                          {"help", no_argument, 0, 'h'},
                                          {0, 0, 0, 0}};
     cli_list keys = {0}, labels = {0};
-    const char *policy_arg = NULL, *format = "text", *output = NULL, *seen_path = NULL;
+    const char *policy_arg = NULL, *format = NULL, *output = NULL, *seen_path = NULL;
+    char *env_keys = NULL;
+    int format_env = 0;
     const char *expect_path = NULL;
     bx_expect expect = {0};
     json_t *rows = NULL;
@@ -159,8 +168,7 @@ int cmd_verify(int argc, char **argv)
     bx_batch *batch = NULL;
     run run_ = {0}, *r = &run_;
 
-    optind = 1;
-    while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+    while ((c = cli_getopt("verify", argc, argv, opts)) != -1) {
         switch (c) {
         case 'p': policy_arg = optarg; break;
         case 'k': cli_list_add(&keys, optarg); break;
@@ -193,17 +201,19 @@ int cmd_verify(int argc, char **argv)
         case 'x': expect_path = optarg; break;
         case 'R': so.recursive = 1; break;
         case 'f': format = optarg; break;
-        case 'o': output = optarg; break;
-        case 'h': fputs(help, stdout); goto out;
-        default: fputs(help, stderr); rc = EXIT_USAGE; goto out;
+        case 'o': output = cli_out_path(optarg); break;
+        case 'h': cli_help(help); goto out;
+        default: rc = EXIT_USAGE; goto out;
         }
     }
     vo.expect.labels = (const char *const *)labels.v;
     vo.expect.nlabels = labels.n;
+    format = cli_format_from_env(format, "text", &format_env);
     if (report_parse_format(format, &fmt) != 0) {
-        rc = cli_usage_error("--format", "'%s' is not text, json, junit, sarif or github", format);
+        rc = cli_bad_format(format, format_env, "text, json, junit, sarif or github");
         goto out;
     }
+    cli_keys_from_env(&keys, &env_keys);
     if ((rc = check_binding_args(&vo.expect)) != 0)
         goto out;
     if (optind >= argc) {
@@ -303,6 +313,7 @@ out:
     bx_expect_free(&expect);
     json_decref(rows);
     free(keys.v);
+    free(env_keys);
     free(labels.v);
     bx_policy_free(p);
     json_decref(policy_id);

@@ -380,7 +380,8 @@ void report_result(report *r, const char *file, size_t line, const bx_verify_res
         r->oom = 1;
     r->n++;
     r->failed += !res->pass;
-    switch (r->fmt) {
+    int quiet = cli_quiet && res->pass && (r->fmt == FMT_TEXT || r->fmt == FMT_GITHUB);
+    switch (quiet ? -1 : (int)r->fmt) {
     case FMT_TEXT: text_result(r, name ? name : file, res); break;
     case FMT_JSON: json_result(r, name ? name : file, res); break;
     case FMT_JUNIT: junit_result(r, name ? name : file, res); break;
@@ -393,7 +394,7 @@ void report_result(report *r, const char *file, size_t line, const bx_verify_res
 void report_skipped(report *r, const char *file, const char *why)
 {
     r->nskipped++;
-    switch (r->fmt) {
+    switch (cli_quiet && (r->fmt == FMT_TEXT || r->fmt == FMT_GITHUB) ? -1 : (int)r->fmt) {
     case FMT_TEXT:
         fputs("SKIP ", r->f);
         cli_put_field(r->f, file);
@@ -565,7 +566,9 @@ void report_rows(report *r, const json_t *rows)
     r->rows_failed = 0;
     json_array_foreach(rows, i, row) {
         r->rows_failed += row_fails(row);
-        switch (r->fmt) {
+        switch (cli_quiet && !row_fails(row) && (r->fmt == FMT_TEXT || r->fmt == FMT_GITHUB)
+                    ? -1
+                    : (int)r->fmt) {
         case FMT_TEXT: text_row(r, row); break;
         case FMT_GITHUB: github_row(r, row); break;
         case FMT_SARIF: sarif_row(r, row); break;
@@ -620,7 +623,7 @@ int report_close(report *r)
 {
     int rc = 0;
     size_t passed = r->n - r->failed;
-    switch (r->fmt) {
+    switch (cli_quiet && (r->fmt == FMT_TEXT || r->fmt == FMT_GITHUB) ? -1 : (int)r->fmt) {
     case FMT_TEXT:
     case FMT_GITHUB:
         fprintf(r->f, "%zu certificate%s: %zu passed, %zu failed", r->n, r->n == 1 ? "" : "s",

@@ -10,6 +10,7 @@ pkgs=(
   docker.io containerd runc runsc busybox-static podman
   iptables catatonit slirp4netns uidmap xz-utils
   strace python3-jsonschema python3-junitparser libxml2-utils clang libclang-rt-14-dev valgrind chromium iproute2
+  man-db zsh lintian mmdebstrap dpkg-dev fakeroot file
 )
 
 missing=()

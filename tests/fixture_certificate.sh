@@ -39,7 +39,7 @@ cp "$OUT" "$T/report.json"
 
 if [ "$want_exit" -eq 2 ]; then
   is "$(wc -l <"$ERR")" 1 "$name: one line on stderr"
-  like "$ERR" '^boxcert: ' "$name: the error line starts with boxcert:"
+  like "$ERR" '^boxcert-verify: [^ ]' "$name: the error line starts with boxcert-verify: (once)"
   done_testing
 fi
 

@@ -13,7 +13,7 @@ for b in "$BOXCERT" "$V"; do
   ok "$n --version" "$b" --version
   like "$OUT" "^$n [0-9]+\.[0-9]+\.[0-9]+$" "$n --version prints the version"
   expect_rc 2 "$n with an unknown command exits 2" "$b" frobnicate
-  like "$ERR" "^boxcert: $n: unknown command 'frobnicate'" "one-line error for an unknown command"
+  like "$ERR" "^$n: unknown command 'frobnicate'" "one-line error for an unknown command, prefixed once with $n"
 done
 expect_rc 2 "boxcert-verify has no collect command" "$V" collect x
 expect_rc 2 "boxcert-verify has no keygen command" "$V" keygen --out "$T/x"

@@ -39,7 +39,7 @@ for name in strict strict@1 gvisor@2 cis-docker; do
   printf 'version: 1\ncontainment: {privileged: true}\n' >"$name"
   expect_rc 2 "--policy $name with a file $name here: refused" "$V" verify \
     "$FR/hardened-runc.intoto.json" --policy "$name" --key "$FR/first-release.pub"
-  like "$ERR" "^boxcert: $name: names a built-in profile, and a file of that name is in the working directory: write ./$name" \
+  like "$ERR" "^boxcert-verify: $name: names a built-in profile, and a file of that name is in the working directory: write ./$name" \
     "the one line names the file and says ./$name"
   is "$(wc -l <"$ERR")" 1 "one line"
   expect_rc 2 "policy check $name: refused the same way" "$BOXCERT" policy check "$name"

@@ -163,7 +163,7 @@ for fmt in ("text", "json", "junit", "sarif", "github"):
     reports[fmt] = open(out, "rb").read() if os.path.exists(out) else b""
     err_lines = r.stderr.decode(errors="replace").splitlines()
     check(any("not a regular file" in l for l in err_lines) and
-          all(l.startswith("boxcert: ") for l in err_lines),
+          all(l.startswith("boxcert-verify: ") for l in err_lines),
           f"{fmt}: the FIFO is one error line naming it", "\n".join(err_lines))
 
 # ---- json: the report's JSON Schema, every result, skipped, rows -------------------------
