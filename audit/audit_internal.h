@@ -37,6 +37,8 @@ typedef struct {
     char state[24]; /* State.Status (present) or the listing's State */
     int has_started;
     int64_t started_at; /* State.StartedAt, seconds */
+    int32_t started_ns; /* ... and its nanoseconds */
+    int64_t pid;        /* State.Pid; 0 when not running */
     bxu_where where;
     int expected;           /* an --expect entry names it */
     int selected;           /* carries every --label (checked on the inspect) */
@@ -56,6 +58,7 @@ typedef struct {
     /* from the verified statement (borrowed from res.statement) */
     const char *container_id, *name, *engine_id;
     const json_t *labels;
+    bx_start start; /* its session start (bx_start_of), when ok_times */
     int64_t started_at, issued_at;
     int ok_times;     /* startedAt and issuedAt parsed */
     long row;         /* the row it was matched to, or -1 */
@@ -73,10 +76,14 @@ typedef struct {
     const char *name; /* borrowed (session, expect entry or certificate); NULL unknown */
     int has_started;
     int64_t started_at;
+    int has_ns; /* started_ns known */
+    int32_t started_ns;
     const char *state; /* borrowed; NULL when not on an engine */
     int expected;
     size_t *certs; /* owned: indices into certs, by issuedAt */
     size_t ncerts;
+    size_t ambiguous; /* certificates naming this start only to the second while another
+                       * start in that second is known (bx_start_takes): not taken */
     int verdict, flags;
     long primary; /* the certificate whose findings the row shows, or -1 */
 } bxu_row;

@@ -293,7 +293,10 @@ static int read_inspect(bx_audit *a, bxu_session *s, const json_t *c, bx_error *
     const json_t *st = json_object_get(c, "State");
     const char *status = json_string_value(json_object_get(st, "Status"));
     const char *started = json_string_value(json_object_get(st, "StartedAt"));
+    const json_t *pid = json_object_get(st, "Pid");
     int64_t t = 0;
+    int32_t ns = 0;
+    int frac;
     bx_error e2;
 
     if (!id || strcmp(id, s->id) != 0 || !name || !status || !started)
@@ -309,10 +312,14 @@ static int read_inspect(bx_audit *a, bxu_session *s, const json_t *c, bx_error *
     }
     snprintf(s->state, sizeof s->state, "%s", status);
     /* a container never started carries the zero time 0001-01-01T00:00:00Z */
-    if (bx_time_parse(started, BX_TIME_FRACTION, &t, &e2) == 0 && t > 0) {
+    if (bx_time_parse_ns(started, &t, &ns, &frac, &e2) == 0 && t > 0) {
         s->has_started = 1;
         s->started_at = t;
+        s->started_ns = ns;
     }
+    /* the session's process while it runs (0 once it exited): a certificate's session.pid
+     * must be it */
+    s->pid = json_is_integer(pid) && json_integer_value(pid) > 0 ? json_integer_value(pid) : 0;
     if (s->selected &&
         !bxu_carries_labels(a, json_object_get(json_object_get(c, "Config"), "Labels"))) {
         s->selected = 0;

@@ -10,10 +10,13 @@ static json_t *str_or_null(const char *s)
     return s && *s ? bxu_string(s) : json_null();
 }
 
-static json_t *time_or_null(int has, int64_t t)
+/* A start: to the nanosecond when it is known, else to the second. */
+static json_t *time_or_null(int has, int64_t t, int has_ns, int32_t ns)
 {
-    char buf[21];
-    return has ? json_string(bx_time_format(t, buf)) : json_null();
+    char buf[31];
+    if (!has)
+        return json_null();
+    return json_string(has_ns ? bx_time_format_ns(t, ns, buf) : bx_time_format(t, buf));
 }
 
 static json_t *engines_json(const bx_audit *a)
@@ -51,16 +54,25 @@ static json_t *row_findings(const bx_audit *a, const bxu_row *r)
         return NULL;
     }
     const bxu_session *s = r->session >= 0 ? &a->sessions[r->session] : NULL;
-    char msg[512], t[21];
+    char msg[512], t[31];
 
     if (!f)
         return NULL;
     switch (r->verdict) {
     case BXU_V_UNATTESTED:
-        if (r->has_started)
+        if (r->ambiguous)
+            snprintf(msg, sizeof msg,
+                     "%zu certificate(s) name the start at %s only to the second (predicate v1), "
+                     "and another start of the session in that second is known: none is for "
+                     "this start",
+                     r->ambiguous,
+                     r->has_ns ? bx_time_format_ns(r->started_at, r->started_ns, t)
+                               : bx_time_format(r->started_at, t));
+        else if (r->has_started)
             snprintf(msg, sizeof msg,
                      "no verified certificate in --certs for this session's start at %s",
-                     bx_time_format(r->started_at, t));
+                     r->has_ns ? bx_time_format_ns(r->started_at, r->started_ns, t)
+                               : bx_time_format(r->started_at, t));
         else
             snprintf(msg, sizeof msg, "no verified certificate in --certs for this session");
         audit_finding(f, "audit.attested", "fail", json_string("a verified certificate"),
@@ -124,7 +136,8 @@ static json_t *row_json(const bx_audit *a, const bxu_row *r)
             json_array_append_new(dups, json_string(a->certs[r->certs[i]].res.certificate_id));
     return json_pack("{s:o, s:o, s:o, s:o, s:o, s:b, s:s, s:o, s:o, s:o, s:o, s:o}", "engine",
                      str_or_null(r->engine), "containerId", str_or_null(r->id), "name",
-                     str_or_null(r->name), "startedAt", time_or_null(r->has_started, r->started_at),
+                     str_or_null(r->name), "startedAt",
+                     time_or_null(r->has_started, r->started_at, r->has_ns, r->started_ns),
                      "state", str_or_null(r->state), "expected", r->expected, "verdict",
                      bxu_verdict_name(r->verdict), "flags", flags_json(r->flags), "certificateId",
                      c ? json_string(c->res.certificate_id) : json_null(), "certificate",
@@ -149,14 +162,13 @@ static json_t *failed_only(const json_t *findings)
 static json_t *cert_json(const bxu_cert *c)
 {
     json_t *session = json_null();
-    char t[21];
 
     /* what a certificate says is shown only once it verified */
     if (c->res.statement)
-        session =
-            json_pack("{s:o, s:o, s:o}", "containerId", str_or_null(c->container_id), "name",
-                      str_or_null(c->name), "startedAt",
-                      c->ok_times ? json_string(bx_time_format(c->started_at, t)) : json_null());
+        session = json_pack("{s:o, s:o, s:o}", "containerId", str_or_null(c->container_id),
+                            "name", str_or_null(c->name), "startedAt",
+                            time_or_null(c->ok_times, c->start.started_at, c->start.has_ns,
+                                         c->start.started_ns));
     return json_pack("{s:o, s:o, s:s, s:o, s:o}", "file", bxu_file(c->file), "certificateId",
                      c->res.certificate_id[0] ? json_string(c->res.certificate_id) : json_null(),
                      "status", c->res.statement ? "unmatched" : "rejected", "session", session,
