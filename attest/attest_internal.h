@@ -65,6 +65,16 @@ uint64_t bxa_cap_docker_defaults(void);
 #define BXA_INTERFACES_MAX 256
 #define BXA_ARGS_MAX 512
 #define BXA_DEVICE_RULES_MAX 512
+#define BXA_NSPID_MAX 33
+#define BXA_ID_MAP_MAX 340 /* the kernel's limit of uid_map lines */
+#define BXA_OVERFLOW_ID 65534
+#define BXA_NS_COUNT 8
+#define BXA_NS_CONTAINMENT 6 /* the first six are v1 predicate fields; mnt and time are v2's */
+enum { BXA_NS_PID, BXA_NS_IPC, BXA_NS_UTS, BXA_NS_NET, BXA_NS_USER, BXA_NS_CGROUP, BXA_NS_MNT,
+       BXA_NS_TIME };
+#define BXA_SCANS_MAX 4 /* scans of the session's processes before giving up on agreement */
+#define BXA_SEEN_MAX 16 /* distinct namespaces of one kind among the session's processes */
+#define BXA_IDS_MAX 4096
 
 enum { BXA_CAP_INH, BXA_CAP_PRM, BXA_CAP_EFF, BXA_CAP_BND, BXA_CAP_AMB };
 
@@ -77,6 +87,9 @@ typedef struct {
     int64_t uid[4], gid[4];
     int64_t groups[BXA_GROUPS_MAX];
     size_t ngroups;
+    int64_t tracer;    /* TracerPid (0: not traced) */
+    int nspid_depth;   /* NSpid: how many pid namespaces see it (0: no NSpid line) */
+    int64_t nspid_last; /* its pid in its own pid namespace */
 } bxa_status;
 /* Every one of the fields above must be present (BX_EINVAL names the first missing). */
 int bxa_parse_status(const char *buf, size_t len, bxa_status *st, bx_error *err) BX_WUR;
@@ -137,6 +150,23 @@ int bxa_parse_cpu_max(const char *buf, size_t len, int64_t *quota, int64_t *peri
 int bxa_parse_devices_list(const char *buf, size_t len, int *allow_all, json_t **rules,
                            bx_error *err) BX_WUR;
 
+/* /proc/<pid>/uid_map or gid_map: [first inside, first outside, count] lines. */
+typedef struct {
+    int64_t inside[BXA_ID_MAP_MAX], outside[BXA_ID_MAP_MAX], count[BXA_ID_MAP_MAX];
+    size_t n;
+} bxa_id_map;
+int bxa_parse_id_map(const char *buf, size_t len, bxa_id_map *m, bx_error *err) BX_WUR;
+/* The id inside the namespace of an id outside it, or BXA_OVERFLOW_ID when it maps none. */
+int64_t bxa_id_map_inside(const bxa_id_map *m, int64_t outside);
+/* /proc/<pid>/fdinfo/<fd>: its mnt_id line. */
+int bxa_parse_fdinfo_mnt(const char *buf, size_t len, int64_t *mnt_id, bx_error *err) BX_WUR;
+/* "net:[4026531833]" -> "net" and 4026531833; -1 when not a namespace link. */
+int bxa_ns_link_parse(const char *link, char type[16], uint64_t *ino);
+/* What the rules of a v1 devices.list (lines, as bxa_parse_devices_list gives them) let a
+ * process do with device type ('c' or 'b') major:minor: BXA_DEV_* bits. */
+enum { BXA_DEV_READ = 1, BXA_DEV_WRITE = 2, BXA_DEV_MKNOD = 4 };
+int bxa_device_access(const json_t *rules, char type, unsigned major, unsigned minor);
+
 /* ---- evidence (evidence.c) ---------------------------------------------------------- */
 
 enum { BXA_EV_ENGINE, BXA_EV_KERNEL, BXA_EV_SPEC, BXA_EV_KINDS };
@@ -187,7 +217,7 @@ void bxa_views_free(bxa_views *v);
 struct bxa_daemon {
     struct bxa_daemon *next;
     char *key;
-    char ns[7][64];
+    char ns[BXA_NS_COUNT][64];
     int have;
     int64_t pid;
 };
@@ -215,7 +245,21 @@ typedef struct {
     const char *proc;      /* "/proc" */
     const char *task_root; /* "/run/containerd/io.containerd.runtime.v2.task/moby" */
     const char *pidfile;   /* "/var/run/docker.pid" */
+    /* prefix of this host's mount points (the cgroup folders): "" on a host; a recorded tree's
+     * folder in the tests */
+    const char *mount_prefix;
 } bxa_paths;
+
+/* Another container the engine lists: its Id and name (without the leading "/"). */
+typedef struct {
+    char id[65];
+    char name[256];
+} bxa_container;
+
+/* The engine's other containers, asked for only when the kernel view needs them (a process
+ * in the session's pid namespace or cgroup may be another container's). 0 with *list (caller
+ * frees) and *n, or an error. */
+typedef int (*bxa_containers_fn)(void *arg, bxa_container **list, size_t *n, bx_error *err);
 
 /* The session as the engine described it, for the kernel view. */
 typedef struct {
@@ -229,6 +273,10 @@ typedef struct {
     const json_t *masked;            /* the engine's MaskedPaths (masks are not write surface) */
     const json_t *runtime_info_args; /* /info Runtimes.<runsc>.runtimeArgs */
     const json_t *sysctls;           /* HostConfig.Sysctls (the names to read back) */
+    const json_t *host_config;       /* HostConfig (the namespace modes) */
+    const char *sandbox_key;         /* NetworkSettings.SandboxKey: the engine's netns mount */
+    bxa_containers_fn containers;    /* the engine's containers, or NULL: none known */
+    void *containers_arg;
     bxa_paths paths;
     bx_collect_shared *shared; /* host facts read once for several collections, or NULL */
 } bxa_session;
@@ -259,8 +307,6 @@ json_t *bxa_runsc_flags(const json_t *argv);
 
 #define BXA_PROC_FILE_MAX (1024 * 1024)
 #define BXA_PIDS_MAX 1024
-#define BXA_NS_COUNT 7
-#define BXA_NS_CONTAINMENT 6 /* the first six are predicate fields; mnt only tells mounts apart */
 /* The namespaces read of a process, in this order (procread.c). */
 extern const char *const bxa_ns_names[BXA_NS_COUNT];
 
@@ -284,17 +330,67 @@ typedef struct {
     int have_daemon;
     int64_t daemon_pid;
     json_t *spec_json; /* the parsed config.json */
+    int real_proc;     /* the proc root is this host's own /proc: pidfds, ioctls, netlink */
+    int64_t self_pid;  /* the collector (never the session's, never sharing) */
+    /* who is the session's (scan.c) */
+    int rule;                 /* BXA_RULE_* */
+    char init_pidns[64];      /* the init process's pid namespace link */
+    int init_nspid_depth;     /* how many pid namespaces see the init */
+    bxa_container *others;    /* the engine's other containers */
+    size_t nothers;
+    int others_read;
+    uint64_t below_ino[64];   /* pid namespaces found below the session's or not */
+    signed char below_is[64];
+    size_t nbelow;
+    /* the engine's sockets (descriptors.c) */
+    uint64_t *engine_ino;     /* listening sockets bound to an engine path, and their peers */
+    char (*engine_path)[108];
+    size_t nengine;
+    json_t *dev_rules;        /* v1 devices.list of the session's cgroup, or NULL */
 } bxa_kctx;
+
+enum { BXA_RULE_PIDNS = 1, BXA_RULE_CGROUP, BXA_RULE_SANDBOX };
 
 /* One process, open through its /proc/<pid> directory (process.c). */
 typedef struct {
     int64_t pid;
     int dfd;
+    int pidfd; /* a pidfd taken before /proc/<pid> was opened, or -1 */
     uint64_t start;
     char *stat, *cgroup;
     size_t stat_len, cgroup_len;
     char ns[BXA_NS_COUNT][64];
 } bxa_proc;
+
+/* A process found by a scan: its pid and start time (one process, whatever pid reuse). */
+typedef struct {
+    int64_t pid;
+    uint64_t start;
+} bxa_pidstart;
+
+/* A sorted set of ids (every uid, gid, group). */
+typedef struct {
+    int64_t v[BXA_IDS_MAX];
+    size_t n;
+    int full; /* more than BXA_IDS_MAX distinct ids: not recorded */
+} bxa_idset;
+void bxa_idset_add(bxa_idset *s, int64_t id);
+json_t *bxa_idset_json(const bxa_idset *s);
+
+/* One mount namespace of the session, as its mountinfo shows it. */
+typedef struct {
+    char ns[64];
+    int64_t *mount_ids; /* sorted */
+    size_t nmount_ids;
+} bxa_mntns;
+
+/* One user namespace of the session. */
+typedef struct {
+    char ns[64];
+    bxa_id_map uid, gid;
+    int have_maps;
+    int64_t processes;
+} bxa_userns;
 
 /* The weakest over the session's processes (process.c; the mounts: surface.c). */
 typedef struct {
@@ -302,7 +398,7 @@ typedef struct {
     uint64_t caps[5];
     int nnp;     /* 1 only when every process has it */
     int seccomp; /* the weakest: 0 < 2 < 1 */
-    int ns_host[BXA_NS_CONTAINMENT];
+    int ns_host[BXA_NS_COUNT];
     int ns_known;
     /* the user of the weakest process: one with a root id first, else the init process */
     bxa_status user;
@@ -311,6 +407,25 @@ typedef struct {
     int rootfs_ro, rootfs_seen;
     char mnt_seen[16][64], net_seen[16][64];
     size_t nmnt, nnet;
+    /* v2 */
+    size_t ntasks;
+    bxa_idset every_uid, every_gid, every_group;    /* as the collector sees them */
+    bxa_idset inns_uid, inns_gid, inns_group;       /* as each task's user namespace does */
+    bxa_userns userns[BXA_SEEN_MAX];
+    size_t nuserns;
+    int userns_overflow;
+    bxa_mntns mntns[16];
+    size_t nmntns;
+    char ns_seen[BXA_NS_COUNT][BXA_SEEN_MAX][64]; /* the session's namespaces, by kind */
+    size_t nns_seen[BXA_NS_COUNT];
+    json_t *outside;     /* processes.outsideCgroups */
+    int escaped[3];      /* memory, pids, devices: some process outside the session's cgroup */
+    json_t *descriptors; /* descriptors reaching outside */
+    json_t *ns_fds;      /* descriptors of namespaces, judged once every process is read */
+    int sys_ro[4];       /* systemPaths.readOnly: 1, 0, -1 not seen */
+    json_t *masks;       /* systemPaths.masks */
+    int64_t *pids;       /* the processes counted */
+    size_t npids;
 } bxa_weakest;
 
 /* procread.c. A whole file at dfd/name (no link followed at the last step), at most max
@@ -335,15 +450,8 @@ int bxa_in_session(bxa_kctx *k, const char *buf, size_t len);
 /* This host's folder of the session's cgroup in the hierarchy of controller (NULL: v2), or
  * -1 when that hierarchy is not mounted here or the cgroup is outside its mount. */
 int bxa_cgroup_dir(bxa_kctx *k, const char *controller, char *out, size_t len);
-/* Pids listed in dir/cgroup.procs and below (depth-limited), appended to pids (at most
- * BXA_PIDS_MAX), each cgroup.procs kept as evidence. */
-int bxa_list_procs(bxa_kctx *k, int dfd, const char *rel, int depth, int64_t *pids,
-                   size_t *n) BX_WUR;
-/* Every pid of /proc whose cgroup names the session (when its cgroup folder is not
- * reachable from here). */
 /* The collector's /proc (k->procfd) opened for listing, or NULL (errno set). */
 DIR *bxa_proc_list(bxa_kctx *k);
-int bxa_scan_procs(bxa_kctx *k, int64_t *pids, size_t *n) BX_WUR;
 /* The cgroup's limits into view's "resources" and (v1) devices.list into its "devices",
  * members only for what was read. */
 int bxa_read_limits(bxa_kctx *k, json_t *view, const json_t *engine_res) BX_WUR;
@@ -366,8 +474,106 @@ int bxa_keep_proc(bxa_kctx *k, bxa_proc *p, const char *what, const char *buf, s
  * engine+kernel. */
 int bxa_kernel_processes(bxa_kctx *k, bxa_proc *init) BX_WUR;
 
-/* surface.c: one process's mountinfo folded into w's write surface, mounts_ro and rootfs. */
-int bxa_fold_mounts(bxa_kctx *k, bxa_weakest *w, bxa_proc *p, const char *buf, size_t len) BX_WUR;
+/* process.c: the weakest values, empty (NULL when out of memory); free. */
+bxa_weakest *bxa_weakest_new(void);
+void bxa_weakest_free(bxa_weakest *w);
+/* Every task of p folded into w (capabilities, no-new-privileges, seccomp, ids), each
+ * task's status kept as evidence. BX_ENOTFOUND when the process is gone. */
+int bxa_fold_tasks(bxa_kctx *k, bxa_weakest *w, bxa_proc *p) BX_WUR;
+/* The ns_fds of w that are not the session's namespaces moved into w->descriptors. */
+int bxa_foreign_ns_fds(bxa_kctx *k, bxa_weakest *w) BX_WUR;
+
+/* surface.c: one process's mountinfo (parsed) folded into w's write surface, mounts_ro and
+ * rootfs. */
+int bxa_fold_mounts(bxa_kctx *k, bxa_weakest *w, bxa_proc *p, const bxa_mount *m,
+                    size_t n) BX_WUR;
+
+/* ---- who is the session's (scan.c) ----------------------------------------------------- */
+
+/* A pidfd of pid (pidfd_open), or -1 (the kernel has none, or the process is gone). */
+int bxa_pidfd_open(int64_t pid);
+/* 1 while the process of a pidfd has not exited, 0 once it has, -1 without a pidfd. */
+int bxa_pidfd_alive(int pidfd);
+/* Which rule says who the session's processes are, from the init process and its status:
+ * BXA_RULE_PIDNS when it is the first process of a pid namespace of its own (NSpid ends in
+ * 1, seen by more than one pid namespace, not the daemon's), else BXA_RULE_CGROUP. */
+void bxa_session_rule(bxa_kctx *k, const bxa_proc *init, const bxa_status *st);
+/* The engine's other containers into k (once): 0, or the error of the engine's listing. */
+int bxa_others(bxa_kctx *k) BX_WUR;
+/* 1 when a process's cgroup file puts it in another container's cgroup (the deepest
+ * container a hierarchy's path names is not the session), with that container's Id in
+ * id (65 bytes) when given; 0 otherwise. */
+int bxa_cgroup_other(bxa_kctx *k, const char *buf, size_t len, char *id);
+/* 1 when one of a process's v1 hierarchies (or v2's) puts it in the session's cgroup or below
+ * it (the session's path in that hierarchy). */
+int bxa_in_session_any(bxa_kctx *k, const char *buf, size_t len);
+/* 1 when cgroup path p is base or below it. */
+int bxa_path_at_or_below(const char *p, const char *base);
+/* Every process of the session now, by k->rule, sorted by pid (at most max). Processes
+ * started after the collection began, zombies and the collector are never the session's. */
+int bxa_scan_session(bxa_kctx *k, bxa_pidstart *out, size_t max, size_t *n) BX_WUR;
+/* 1 when the process at dfd is the session's by k->rule, whenever it started (a process
+ * started after the collection began is the session's too, though not read). */
+int bxa_session_member(bxa_kctx *k, int dfd);
+/* 1 when a later scan (cur) agrees with an earlier one (prev): every process it finds was
+ * found before, with the same start time (processes that exited in between were read). */
+int bxa_scans_agree(const bxa_pidstart *prev, size_t nprev, const bxa_pidstart *cur, size_t ncur);
+
+/* Scanning until two scans agree (bxa_settle): scan the session's processes; read the
+ * processes of a scan (a round: the weakest values start again); say whether every process
+ * of a scan is the one read (its pidfd alive). Each returns <0 on an error that stops the
+ * collection. */
+typedef struct {
+    int (*scan)(void *ctx, bxa_pidstart *out, size_t max, size_t *n);
+    int (*read)(void *ctx, const bxa_pidstart *set, size_t n);
+    int (*alive)(void *ctx, const bxa_pidstart *set, size_t n);
+} bxa_settle_ops;
+/* Scan, read, scan again until a scan agrees with the one read and every process it finds
+ * is alive, at most max_scans scans: *scans made, *settled 1 when they agreed. The last
+ * round read stays in the caller's context. bufa, bufb: room for cap processes each. */
+int bxa_settle(void *ctx, const bxa_settle_ops *ops, int max_scans, bxa_pidstart *bufa,
+               bxa_pidstart *bufb, size_t cap, int *scans, int *settled) BX_WUR;
+
+/* ---- what else the session's processes show (sharing.c, syspaths.c, descriptors.c,
+ * devnodes.c) ------------------------------------------------------------------------------ */
+
+/* For each namespace kind, who outside the session is in one of the session's namespaces of
+ * that kind or holds it open (every process of this host but the session's and the
+ * collector's: their namespaces, descriptors and nsfs mounts). *out {pid: {host, containers,
+ * heldOpen}, ...} by bxa_ns_names. */
+int bxa_ns_sharing(bxa_kctx *k, const bxa_weakest *w, json_t **out) BX_WUR;
+
+/* The paths systemPaths.readOnly names (sorted), and the masked paths watched whatever the
+ * engine masks (Docker's defaults), NULL-terminated. */
+extern const char *const bxa_sys_ro_paths[4];
+extern const char *const bxa_masked_watched[];
+/* One mount namespace's mounts folded into w->sys_ro and w->masks (the process p gives its
+ * root, to tell an absent path from an exposed one). */
+int bxa_fold_syspaths(bxa_kctx *k, bxa_weakest *w, bxa_proc *p, const bxa_mount *m,
+                      size_t n) BX_WUR;
+
+/* The engine's and containerd's listening sockets (this host's net/unix) and, through
+ * sock_diag in the daemon's network namespace, the sockets connected to them (their
+ * peers), into k. */
+int bxa_engine_sockets(bxa_kctx *k) BX_WUR;
+/* The sockets connected to an engine socket in p's network namespace, into k (this host's
+ * /proc only). */
+int bxa_engine_peers_of(bxa_kctx *k, bxa_proc *p) BX_WUR;
+/* The descriptors of p that reach outside the session appended to w->descriptors; mn is
+ * p's mount namespace. all = 0: only engine sockets and namespaces (runsc's sandbox, whose
+ * host files are the runtime's own). */
+int bxa_fold_fds(bxa_kctx *k, bxa_weakest *w, bxa_proc *p, const bxa_mntns *mn,
+                 int all) BX_WUR;
+
+/* The device nodes of the session's /dev (and one level below), read beneath the init
+ * process's root, each judged against k->dev_rules (accessible null when they are not known
+ * or known_rules is 0). */
+int bxa_dev_nodes(bxa_kctx *k, bxa_proc *init, int known_rules, json_t **out) BX_WUR;
+
+/* guard.c: open path beneath dirfd, never through a symlink nor out of it (openat2
+ * RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS; without openat2 a single
+ * component with O_NOFOLLOW only). -1 with errno. */
+int bxa_open_beneath(int dirfd, const char *path, int flags);
 
 /* runsc_sandbox.c. 1 when argv is runsc's process `sub` ("boot", "gofer") of the container
  * id. */

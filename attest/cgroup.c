@@ -1,21 +1,17 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* The session's cgroup on this host: which hierarchy proves a process is the session's
  * (the first whose path names the container Id), the session's folder under this host's
- * cgroup mounts, the processes listed in it and below it, and its limit files and (v1)
- * devices.list read as the kernel's view of resources and devices. This host's mounts
- * (the collector's own mountinfo) are read once per proc root when collections share host
- * facts (bx_collect_shared). */
+ * cgroup mounts, and its limit files and (v1) devices.list read as the kernel's view of
+ * resources and devices. This host's mounts (the collector's own mountinfo) are read once
+ * per proc root when collections share host facts (bx_collect_shared). */
 #include "attest_internal.h"
 
-#include <ctype.h>
 #include <dirent.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-#define CGROUP_DEPTH_MAX 4
 
 /* ---- the session's cgroup ----------------------------------------------------------------- */
 
@@ -93,73 +89,13 @@ int bxa_cgroup_dir(bxa_kctx *k, const char *controller, char *out, size_t len)
             rl = 0;
         else if (strncmp(path, m->root, rl) != 0 || (path[rl] != '\0' && path[rl] != '/'))
             continue;
-        if ((size_t)snprintf(out, len, "%s%s", m->point, path + rl) >= len)
+        if ((size_t)snprintf(out, len, "%s%s%s",
+                             k->s->paths.mount_prefix ? k->s->paths.mount_prefix : "", m->point,
+                             path + rl) >= len)
             return -1;
         return 0;
     }
     return -1;
-}
-
-/* Pids listed in dir/cgroup.procs and below (depth-limited), appended to pids. */
-int bxa_list_procs(bxa_kctx *k, int dfd, const char *rel, int depth, int64_t *pids, size_t *n)
-{
-    char *buf = NULL, *p, *end, name[160];
-    size_t len;
-    int rc;
-    DIR *d;
-    struct dirent *e;
-    int dup_fd;
-
-    if ((rc = bxa_read_at(dfd, "cgroup.procs", BXA_PROC_FILE_MAX, &buf, &len, k->err)) != 0)
-        return rc;
-    if (depth == 0) {
-        snprintf(name, sizeof name, "cgroup/cgroup.procs");
-    } else {
-        snprintf(name, sizeof name, "cgroup/%s.cgroup.procs", rel);
-        for (char *c = name + 7; *c; c++)
-            if (!isalnum((unsigned char)*c) && *c != '.' && *c != '-' && *c != '_')
-                *c = '_';
-    }
-    if ((rc = bxa_keep(k, BXA_EV_KERNEL, name, buf, len)) != 0) {
-        free(buf);
-        return rc;
-    }
-    for (p = buf; *p;) {
-        long long v = strtoll(p, &end, 10);
-        if (end == p || v <= 0 || (*end && *end != '\n')) {
-            free(buf);
-            return bx_error_set(k->err, BX_EINVAL, "cgroup.procs", "not a list of pids");
-        }
-        if (*n == BXA_PIDS_MAX) {
-            free(buf);
-            return bx_error_set(k->err, BX_EINVAL, "cgroup.procs",
-                                "more than %d processes in the session", BXA_PIDS_MAX);
-        }
-        pids[(*n)++] = v;
-        p = *end ? end + 1 : end;
-    }
-    free(buf);
-    if (depth >= CGROUP_DEPTH_MAX || (dup_fd = dup(dfd)) < 0)
-        return 0;
-    if (!(d = fdopendir(dup_fd))) {
-        close(dup_fd);
-        return 0;
-    }
-    rewinddir(d);
-    while (rc == 0 && (e = readdir(d)) != NULL) {
-        char sub[96];
-        int sfd;
-        if (e->d_type != DT_DIR || e->d_name[0] == '.' ||
-            strlen(rel) + strlen(e->d_name) + 2 > sizeof sub)
-            continue;
-        if ((sfd = openat(dfd, e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) < 0)
-            continue;
-        snprintf(sub, sizeof sub, "%.40s%s%.50s", rel, *rel ? "." : "", e->d_name);
-        rc = bxa_list_procs(k, sfd, sub, depth + 1, pids, n);
-        close(sfd);
-    }
-    closedir(d);
-    return rc;
 }
 
 DIR *bxa_proc_list(bxa_kctx *k)
@@ -168,33 +104,9 @@ DIR *bxa_proc_list(bxa_kctx *k)
     DIR *d = dfd >= 0 ? fdopendir(dfd) : NULL;
     if (!d && dfd >= 0)
         close(dfd);
+    if (d)
+        rewinddir(d); /* the descriptor's offset is shared with every earlier listing */
     return d;
-}
-
-/* Every pid of /proc whose cgroup names the session (when its cgroup folder is not
- * reachable from here). */
-int bxa_scan_procs(bxa_kctx *k, int64_t *pids, size_t *n)
-{
-    DIR *d = bxa_proc_list(k);
-    struct dirent *e;
-
-    if (!d)
-        return bx_error_errno(k->err, BX_EIO, "/proc", "cannot list");
-    while ((e = readdir(d)) != NULL) {
-        char *end, path[48], *buf = NULL;
-        size_t len;
-        bx_error ignored;
-        long long pid = strtoll(e->d_name, &end, 10);
-        if (*end || pid <= 0)
-            continue;
-        snprintf(path, sizeof path, "%lld/cgroup", pid);
-        if (bxa_read_at(k->procfd, path, BXA_PROC_FILE_MAX, &buf, &len, &ignored) == 0 &&
-            bxa_in_session(k, buf, len) && *n < BXA_PIDS_MAX)
-            pids[(*n)++] = pid;
-        free(buf);
-    }
-    closedir(d);
-    return 0;
 }
 
 /* ---- cgroup limits ------------------------------------------------------------------------ */
@@ -313,7 +225,10 @@ int bxa_read_limits(bxa_kctx *k, json_t *view, const json_t *engine_res)
                     if (!dev || json_object_set_new(view, "devices", dev) != 0)
                         rr = bxa_oom(k->err);
                 }
-                json_decref(rules);
+                json_decref(k->dev_rules);
+                k->dev_rules = rr == 0 ? rules : NULL; /* the device nodes are judged by them */
+                if (rr != 0)
+                    json_decref(rules);
                 free(buf);
                 if (rr != 0)
                     return rr;

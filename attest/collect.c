@@ -5,6 +5,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 typedef struct {
     json_t *version, *info, *c, *img, *net, *libpod;
@@ -203,6 +204,42 @@ static const char *runtime_program(const replies *r, const json_t *p)
     return path && *path ? path : name;
 }
 
+/* The engine's containers (every one, running or not): their Ids and first names. */
+static int list_containers(void *arg, bxa_container **out, size_t *n, bx_error *err)
+{
+    bx_engine *eng = arg;
+    json_t *list = NULL;
+    const json_t *c;
+    size_t i;
+    int rc;
+
+    *out = NULL;
+    *n = 0;
+    if ((rc = bx_engine_get(eng, "/containers/json?all=1", &list, NULL, NULL, err)) != 0)
+        return rc;
+    if (!json_is_array(list)) {
+        json_decref(list);
+        return bx_error_set(err, BX_EINVAL, "/containers/json", "not an array");
+    }
+    if (!(*out = calloc(json_array_size(list) + 1, sizeof **out))) {
+        json_decref(list);
+        return bx_error_set(err, BX_ENOMEM, NULL, "out of memory");
+    }
+    json_array_foreach(list, i, c)
+    {
+        const char *id = json_string_value(json_object_get(c, "Id"));
+        const char *name = json_string_value(json_array_get(json_object_get(c, "Names"), 0));
+        if (!id || strlen(id) != 64 || !bx_is_lower_hex(id, 64))
+            continue;
+        memcpy((*out)[*n].id, id, 65);
+        snprintf((*out)[*n].name, sizeof (*out)[*n].name, "%s",
+                 name ? (name[0] == '/' ? name + 1 : name) : "");
+        (*n)++;
+    }
+    json_decref(list);
+    return 0;
+}
+
 static int kernel_view(bx_engine *eng, const bx_collect_opts *o, const replies *r, const json_t *p,
                        uint64_t begin, bxa_views *v, bx_evidence *ev, bx_error *err)
 {
@@ -217,6 +254,10 @@ static int kernel_view(bx_engine *eng, const bx_collect_opts *o, const replies *
             r->libpod ? json_string_value(json_object_get(r->libpod, "OCIConfigPath")) : NULL,
         .masked = bxa_get(r->c, "/HostConfig/MaskedPaths"),
         .sysctls = bxa_get(r->c, "/HostConfig/Sysctls"),
+        .host_config = bxa_get(r->c, "/HostConfig"),
+        .sandbox_key = json_string_value(bxa_get(r->c, "/NetworkSettings/SandboxKey")),
+        .containers = list_containers,
+        .containers_arg = eng,
         .paths = {.proc = o->proc_root, .task_root = o->task_root, .pidfile = o->pidfile},
         .shared = o->shared,
     };
@@ -318,9 +359,40 @@ void bx_collection_free(bx_collection *c)
     memset(c, 0, sizeof *c);
 }
 
+/* Now, as RFC 3339 UTC with the milliseconds (no trailing 0 in the fraction). */
+static void now_ms(char out[32])
+{
+    struct timespec ts;
+    char t[21], frac[8];
+    unsigned ms;
+    size_t n;
+
+    clock_gettime(CLOCK_REALTIME, &ts);
+    ms = (unsigned)(ts.tv_nsec / 1000000) % 1000;
+    bx_time_format((int64_t)ts.tv_sec, t); /* YYYY-MM-DDTHH:MM:SSZ */
+    snprintf(frac, sizeof frac, ".%03u", ms);
+    for (n = strlen(frac); n > 1 && frac[n - 1] == '0'; n--)
+        frac[n - 1] = '\0';
+    t[19] = '\0';
+    snprintf(out, 32, "%.19s%sZ", t, n > 1 ? frac : "");
+}
+
+static int set_collection(json_t *p, const char *start, bx_error *err)
+{
+    json_t *c = json_object_get(json_object_get(p, "evidence"), "collection");
+    char end[32];
+
+    now_ms(end);
+    if (!json_is_object(c) || json_object_set_new(c, "startedAt", json_string(start)) != 0 ||
+        json_object_set_new(c, "endedAt", json_string(end)) != 0)
+        return bx_error_set(err, BX_ENOMEM, NULL, "out of memory");
+    return 0;
+}
+
 int bx_collect_full(bx_engine *eng, const bx_collect_opts *o, bx_collection *out, bx_error *err)
 {
     uint64_t begin = bxa_boot_ticks(); /* processes started later are not the session's */
+    char started[32];
     replies r = {0};
     bxa_views v = {.level = "engine"};
     bx_evidence *ev = bxa_evidence_new();
@@ -328,6 +400,7 @@ int bx_collect_full(bx_engine *eng, const bx_collect_opts *o, bx_collection *out
     char peer[65];
     int rc;
 
+    now_ms(started);
     memset(out, 0, sizeof *out);
     if (!ev || !sources) {
         rc = bx_error_set(err, BX_ENOMEM, NULL, "out of memory");
@@ -352,7 +425,8 @@ int bx_collect_full(bx_engine *eng, const bx_collect_opts *o, bx_collection *out
     if ((rc = bxa_predicate_engine(&er, o, bx_engine_endpoint(eng),
                                    bx_engine_tls_peer_sha256(eng, peer), &p, ev, err)) != 0 ||
         (rc = kernel_view(eng, o, &r, p, begin, &v, ev, err)) != 0 ||
-        (rc = bxa_reconcile(p, &v, ev, sources, err)) != 0 || (rc = requested(o, p, err)) != 0 ||
+        (rc = bxa_reconcile(p, &v, ev, sources, err)) != 0 ||
+        (rc = set_collection(p, started, err)) != 0 || (rc = requested(o, p, err)) != 0 ||
         (rc = bxa_predicate_finish(p, err)) != 0)
         goto out;
     if ((rc = recheck(eng, o, &r, err)) != 0)

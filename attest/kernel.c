@@ -9,6 +9,7 @@
 #include "attest_internal.h"
 
 #include <fcntl.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -59,7 +60,7 @@ int bxa_kernel_read(const bxa_session *s, bxa_views *v, bx_evidence *ev, bx_erro
 {
     bxa_kctx k = {.s = s, .v = v, .ev = ev, .err = err, .procfd = -1, .daemon_pid = -1};
     const char *proc_root = s->paths.proc ? s->paths.proc : "/proc";
-    bxa_proc init = {.dfd = -1};
+    bxa_proc init = {.dfd = -1, .pidfd = -1};
     int rc = 0, r, have_cg = 0;
 
     v->level = "engine";
@@ -70,6 +71,8 @@ int bxa_kernel_read(const bxa_session *s, bxa_views *v, bx_evidence *ev, bx_erro
                  s->runtime ? s->runtime : "(unknown)");
         return 0;
     }
+    k.real_proc = strcmp(proc_root, "/proc") == 0;
+    k.self_pid = getpid();
     if ((k.procfd = open(proc_root, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0) {
         snprintf(v->why, sizeof v->why, "%s is not readable here", proc_root);
         return 0;
@@ -132,6 +135,10 @@ out:
     bxa_proc_close(&init);
     json_decref(k.spec_json);
     bxa_cgroups_free(k.cg, k.ncg);
+    free(k.others);
+    free(k.engine_ino);
+    free(k.engine_path);
+    json_decref(k.dev_rules);
     if (!k.hm_shared)
         bxa_mounts_free(k.hm, k.nhm);
     if (k.procfd >= 0)

@@ -156,7 +156,8 @@ static int b_containment(bxa_pctx *x, json_t **out)
         {"namespaces", bxa_build_namespaces}, {"resources", bxa_build_resources},
         {"mounts", bxa_build_mounts},         {"devices", bxa_build_devices},
         {"maskedPaths", bxa_build_masked},    {"readonlyPaths", bxa_build_readonly_paths},
-        {"sysctls", bxa_build_sysctls},
+        {"sysctls", bxa_build_sysctls},       {"processes", bxa_build_null},
+        {"systemPaths", bxa_build_null},      {"descriptors", bxa_build_null},
     };
     json_t *ct = json_object(), *v;
     int rc = ct ? 0 : bxa_oom(x->err);
@@ -198,7 +199,7 @@ static int keep_reply(bxa_pctx *x, const char *name, const char *raw, size_t len
 static int b_evidence(bxa_pctx *x, json_t **out)
 {
     const bx_engine_replies *r = x->r;
-    char manifest[65];
+    char manifest[65], when[21];
     json_t *disc;
     int rc;
 
@@ -215,11 +216,13 @@ static int b_evidence(bxa_pctx *x, json_t **out)
         json_decref(disc);
         return rc;
     }
+    /* the collection's times: the issuing time until the collector sets what it measured */
+    bx_time_format(x->o->now, when);
     return bxa_packed(x,
-                      json_pack_ex(&x->jerr, 0, "{s:s,s:s?,s:n,s:n,s:n,s:o}", "level", "engine",
-                                   "engineInspectSha256", manifest[0] ? manifest : NULL,
+                      json_pack_ex(&x->jerr, 0, "{s:s,s:s?,s:n,s:n,s:n,s:o,s:{s:s,s:s}}", "level",
+                                   "engine", "engineInspectSha256", manifest[0] ? manifest : NULL,
                                    "kernelSha256", "ociSpecSha256", "sandbox", "discrepancies",
-                                   disc),
+                                   disc, "collection", "startedAt", when, "endedAt", when),
                       out);
 }
 

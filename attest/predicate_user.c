@@ -18,8 +18,9 @@ int bxa_build_user(bxa_pctx *x, json_t **out)
     if (rc != 0)
         return rc;
     return bxa_packed(x,
-                      json_pack_ex(&x->jerr, 0, "{s:s,s:n,s:n,s:n}", "spec", spec ? spec : "",
-                                   "uids", "gids", "groups"),
+                      json_pack_ex(&x->jerr, 0, "{s:s,s:n,s:n,s:n,s:n,s:n,s:n,s:n}", "spec",
+                                   spec ? spec : "", "uids", "gids", "groups", "everyUid",
+                                   "everyGid", "everyGroup", "inNamespace"),
                       out);
 }
 
@@ -57,13 +58,17 @@ int bxa_build_namespaces(bxa_pctx *x, json_t **out)
         net = mode;
     else
         net = "private";
+    /* the engine always makes a mount namespace, and Docker never a time namespace */
     return bxa_packed(x,
                       json_pack_ex(&x->jerr, 0,
-                                   "{s:{s:s,s:n},s:{s:s,s:n},s:{s:s,s:n},s:{s:s?,s:n},"
-                                   "s:{s:s,s:n},s:{s:s,s:n}}",
-                                   "pid", "engine", pid, "kernel", "ipc", "engine", ipc, "kernel",
-                                   "uts", "engine", uts, "kernel", "net", "engine", net, "kernel",
-                                   "user", "engine", user, "kernel", "cgroup", "engine", cg,
-                                   "kernel"),
+                                   "{s:{s:s,s:n,s:n},s:{s:s,s:n,s:n},s:{s:s,s:n,s:n},"
+                                   "s:{s:s?,s:n,s:n},s:{s:s,s:n,s:n},s:{s:s,s:n,s:n},"
+                                   "s:{s:s,s:n,s:n},s:{s:s,s:n,s:n}}",
+                                   "pid", "engine", pid, "kernel", "shared", "ipc", "engine", ipc,
+                                   "kernel", "shared", "uts", "engine", uts, "kernel", "shared",
+                                   "net", "engine", net, "kernel", "shared", "user", "engine",
+                                   user, "kernel", "shared", "cgroup", "engine", cg, "kernel",
+                                   "shared", "mnt", "engine", "private", "kernel", "shared",
+                                   "time", "engine", "host", "kernel", "shared"),
                       out);
 }

@@ -153,6 +153,18 @@ int bxa_parse_status(const char *buf, size_t len, bxa_status *st, bx_error *err)
                 return bx_error_set(err, BX_EINVAL, "status",
                                     "Groups is not a list of at most %d ids", BXA_GROUPS_MAX);
             seen |= 1u << 9;
+        } else if (klen == 9 && memcmp(line, "TracerPid", 9) == 0) {
+            if (parse_u64(line + vs, n - vs, &v, &k) != 0 || vs + k != n || v > INT64_MAX)
+                return bx_error_set(err, BX_EINVAL, "status", "TracerPid is not a pid");
+            st->tracer = (int64_t)v;
+        } else if (klen == 5 && memcmp(line, "NSpid", 5) == 0) {
+            int64_t levels[BXA_NSPID_MAX];
+            size_t nl = 0;
+            if (id_list(line + vs, n - vs, levels, BXA_NSPID_MAX, &nl) != 0 || nl == 0)
+                return bx_error_set(err, BX_EINVAL, "status",
+                                    "NSpid is not a list of at most %d pids", BXA_NSPID_MAX);
+            st->nspid_depth = (int)nl;
+            st->nspid_last = levels[nl - 1];
         }
     }
     if (seen != 0x3ff) {
@@ -684,4 +696,113 @@ int bxa_parse_devices_list(const char *buf, size_t len, int *allow_all, json_t *
     }
     *rules = r;
     return 0;
+}
+
+/* ---- /proc/<pid>/uid_map, gid_map -------------------------------------------------------- */
+
+int bxa_parse_id_map(const char *buf, size_t len, bxa_id_map *m, bx_error *err)
+{
+    size_t at = 0, n;
+    const char *line;
+
+    memset(m, 0, sizeof *m);
+    if (!no_nul(buf, len))
+        return bx_error_set(err, BX_EINVAL, "uid_map", "NUL byte");
+    while (next_line(buf, len, &at, &line, &n)) {
+        int64_t v[3];
+        size_t k = 0;
+        if (n == 0)
+            continue;
+        if (m->n == BXA_ID_MAP_MAX || id_list(line, n, v, 3, &k) != 0 || k != 3 || v[2] == 0 ||
+            v[0] + v[2] > 4294967296LL || v[1] + v[2] > 4294967296LL)
+            return bx_error_set(err, BX_EINVAL, "uid_map",
+                                "not lines of three ids (inside, outside, count)");
+        m->inside[m->n] = v[0];
+        m->outside[m->n] = v[1];
+        m->count[m->n] = v[2];
+        m->n++;
+    }
+    return 0;
+}
+
+int64_t bxa_id_map_inside(const bxa_id_map *m, int64_t outside)
+{
+    for (size_t i = 0; i < m->n; i++)
+        if (outside >= m->outside[i] && outside - m->outside[i] < m->count[i])
+            return m->inside[i] + (outside - m->outside[i]);
+    return BXA_OVERFLOW_ID;
+}
+
+/* ---- /proc/<pid>/fdinfo/<fd> -------------------------------------------------------------- */
+
+int bxa_parse_fdinfo_mnt(const char *buf, size_t len, int64_t *mnt_id, bx_error *err)
+{
+    size_t at = 0, n;
+    const char *line;
+
+    *mnt_id = -1;
+    if (!no_nul(buf, len))
+        return bx_error_set(err, BX_EINVAL, "fdinfo", "NUL byte");
+    while (next_line(buf, len, &at, &line, &n)) {
+        uint64_t v;
+        size_t k, vs;
+        if (n < 7 || memcmp(line, "mnt_id:", 7) != 0)
+            continue;
+        vs = skip_ws(line, n, 7);
+        if (parse_u64(line + vs, n - vs, &v, &k) != 0 || vs + k != n || v > INT64_MAX)
+            return bx_error_set(err, BX_EINVAL, "fdinfo", "mnt_id is not a number");
+        *mnt_id = (int64_t)v;
+        return 0;
+    }
+    return bx_error_set(err, BX_EINVAL, "fdinfo", "no mnt_id line");
+}
+
+/* ---- namespace links ------------------------------------------------------------------------ */
+
+int bxa_ns_link_parse(const char *link, char type[16], uint64_t *ino)
+{
+    const char *open = strchr(link, ':');
+    size_t tl, used;
+    uint64_t v;
+
+    if (!open || open == link || (tl = (size_t)(open - link)) >= 16 || open[1] != '[')
+        return -1;
+    for (size_t i = 0; i < tl; i++)
+        if (!((link[i] >= 'a' && link[i] <= 'z') || link[i] == '_'))
+            return -1;
+    if (parse_u64(open + 2, strlen(open + 2), &v, &used) != 0 || used == 0 ||
+        strcmp(open + 2 + used, "]") != 0)
+        return -1;
+    memcpy(type, link, tl);
+    type[tl] = '\0';
+    *ino = v;
+    return 0;
+}
+
+/* ---- a device against the rules of devices.list --------------------------------------------- */
+
+int bxa_device_access(const json_t *rules, char type, unsigned major, unsigned minor)
+{
+    const json_t *r;
+    size_t i;
+    int access = 0;
+
+    json_array_foreach(rules, i, r)
+    {
+        char t, maj[12], min[12], acc[8];
+        int used = 0;
+        const char *s = json_string_value(r);
+        if (!s || sscanf(s, "%c %11[0-9*]:%11[0-9*] %7[rwm]%n", &t, maj, min, acc, &used) != 4 ||
+            s[used] != '\0')
+            continue;
+        if (t != 'a' && t != type)
+            continue;
+        if (strcmp(maj, "*") != 0 && strtoul(maj, NULL, 10) != major)
+            continue;
+        if (strcmp(min, "*") != 0 && strtoul(min, NULL, 10) != minor)
+            continue;
+        access |= (strchr(acc, 'r') ? BXA_DEV_READ : 0) | (strchr(acc, 'w') ? BXA_DEV_WRITE : 0) |
+                  (strchr(acc, 'm') ? BXA_DEV_MKNOD : 0);
+    }
+    return access;
 }

@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 const char *const bxa_ns_names[BXA_NS_COUNT] = {"pid",  "ipc",    "uts", "net",
-                                                "user", "cgroup", "mnt"};
+                                                "user", "cgroup", "mnt", "time"};
 
 /* A whole file at dfd/name (no link followed at the last step), at most max bytes. A file
  * that is gone (the process exited) is BX_ENOTFOUND. */

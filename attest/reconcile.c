@@ -257,6 +257,14 @@ static void user(rctx *x)
         if (s > 0)
             put(x, u, "groups", cand[s]);
     }
+    /* v2: every id of every task, the kernel's only */
+    {
+        static const char *const every[] = {"everyUid", "everyGid", "everyGroup", "inNamespace"};
+        const json_t *ku = json_object_get(x->v->kernel, "user");
+        for (size_t i = 0; json_is_object(ku) && i < 4; i++)
+            if (json_object_get(u, every[i]))
+                put(x, u, every[i], json_object_get(ku, every[i]));
+    }
 }
 
 /* ---- namespaces -------------------------------------------------------------------------- */
@@ -275,13 +283,18 @@ static const char *engine_ns(const char *name, const char *mode)
 
 static void namespaces(rctx *x)
 {
-    static const char *const names[] = {"pid", "ipc", "uts", "net", "user", "cgroup"};
+    static const char *const names[] = {"pid", "ipc", "uts", "net", "user", "cgroup", "mnt", "time"};
     json_t *ns = json_object_get(x->c, "namespaces");
+    const json_t *shared = json_object_get(x->v->kernel, "namespacesShared");
 
     if (!json_is_object(ns))
         return;
-    for (size_t i = 0; i < 6; i++) {
+    for (size_t i = 0; i < 8; i++) {
         json_t *one = json_object_get(ns, names[i]);
+        if (!one)
+            continue; /* mnt and time: v2 */
+        if (json_object_get(one, "shared") && shared)
+            put(x, one, "shared", json_object_get(shared, names[i]));
         const char *em = engine_ns(names[i], json_string_value(json_object_get(one, "engine")));
         json_t *e = em ? json_string(em) : NULL;
         const json_t *k = view_member(x->v->kernel, "namespaces", names[i]);
@@ -629,6 +642,66 @@ static void runtime(rctx *x)
     source(x, "runtime", S_RUNTIME);
 }
 
+/* ---- processes, system paths, descriptors, device nodes (v2) ------------------------------- */
+
+/* The kernel's (or, under runsc, the sandbox's) reading of a v2 member, taken whole. */
+static void kernel_only(rctx *x, const char *a, const char *label)
+{
+    const json_t *k = json_object_get(x->v->kernel, a);
+
+    if (!k || !json_object_get(x->c, a))
+        return;
+    put(x, x->c, a, k);
+    source(x, label, x->v->runtime ? S_RUNTIME : S_KERNEL);
+}
+
+static void processes(rctx *x)
+{
+    static const char *const ctl[] = {"memory", "pids"};
+    static const char *const fields[] = {"containment.resources.memoryBytes",
+                                         "containment.resources.pidsLimit"};
+    const json_t *pr = json_object_get(x->v->kernel, "processes");
+    const json_t *out = json_object_get(pr, "outsideCgroups");
+    const json_t *uns = json_object_get(pr, "userNamespaces");
+    const json_t *res = json_object_get(x->c, "resources"), *e;
+    size_t i;
+
+    kernel_only(x, "processes", "processes");
+    kernel_only(x, "systemPaths", "systemPaths");
+    kernel_only(x, "descriptors", "descriptors");
+    if (json_is_object(json_object_get(x->c, "devices")) &&
+        json_object_get(json_object_get(x->c, "devices"), "nodes") &&
+        json_object_get(json_object_get(x->v->kernel, "devices"), "nodes")) {
+        put(x, json_object_get(x->c, "devices"), "nodes",
+            json_object_get(json_object_get(x->v->kernel, "devices"), "nodes"));
+        source(x, "devices.nodes", S_KERNEL);
+    }
+    /* a process of the session outside its memory or pids cgroup: that limit is not the
+     * session's whole (recorded null by the kernel's view) */
+    for (size_t c = 0; c < 2; c++) {
+        json_array_foreach(out, i, e)
+        {
+            char reason[160];
+            json_t *vals[S_COUNT] = {NULL, NULL, NULL, (json_t *)e};
+            if (strcmp(json_string_value(json_object_get(e, "controller")), ctl[c]) != 0)
+                continue;
+            snprintf(reason, sizeof reason,
+                     "kernel: process %lld of the session is outside its %s cgroup",
+                     (long long)json_integer_value(json_object_get(e, "pid")), ctl[c]);
+            note(x, fields[c], vals, json_object_get(res, c ? "pidsLimit" : "memoryBytes"),
+                 reason);
+            break;
+        }
+    }
+    /* a process in another user namespace than the others: its capabilities are relative to
+     * it (they are counted as held) */
+    if (json_array_size(uns) > 1) {
+        json_t *vals[S_COUNT] = {NULL, NULL, NULL, (json_t *)uns};
+        note(x, "containment.processes.userNamespaces", vals, uns,
+             "kernel: the session's processes are in more than one user namespace");
+    }
+}
+
 /* ---- sysctls ------------------------------------------------------------------------------- */
 
 /* engine: the spec's value where the spec was read (what the runtime applied), else the
@@ -748,6 +821,7 @@ int bxa_reconcile(json_t *p, const bxa_views *v, const bx_evidence *ev, json_t *
     write_surface(&x);
     mounts(&x);
     sysctls(&x);
+    processes(&x);
     rc = x.failed ? bx_error_set(err, BX_ENOMEM, NULL, "out of memory") : evidence(&x, p, ev);
     json_decref(x.disc);
     return rc;

@@ -63,12 +63,14 @@ static int tmpfs_backed(const char *fstype)
            strcmp(fstype, "shm") == 0;
 }
 
-/* statvfs of point inside the session's root (resolved in that root, never outside it):
+/* statvfs of point inside the session's root (resolved in that root, never outside it nor
+ * through a link):
  * the size of the file system in bytes, or 0. */
 static int64_t size_in_root(int dfd, const char *point)
 {
     struct open_how how = {.flags = O_PATH | O_CLOEXEC,
-                           .resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS};
+                           .resolve = RESOLVE_IN_ROOT | RESOLVE_NO_SYMLINKS |
+                                      RESOLVE_NO_MAGICLINKS};
     int root = openat(dfd, "root", O_PATH | O_DIRECTORY | O_CLOEXEC), fd;
     struct statvfs sv;
     int64_t size = 0;
@@ -85,17 +87,13 @@ static int64_t size_in_root(int dfd, const char *point)
     return size;
 }
 
-int bxa_fold_mounts(bxa_kctx *k, bxa_weakest *w, bxa_proc *p, const char *buf, size_t len)
+int bxa_fold_mounts(bxa_kctx *k, bxa_weakest *w, bxa_proc *p, const bxa_mount *m, size_t n)
 {
-    bxa_mount *m = NULL;
-    size_t n = 0;
     const json_t *mask = json_object_get(k->v->spec, "maskedPaths");
-    int rc;
+    int rc = 0;
 
     if (!json_is_array(mask))
         mask = k->s->masked;
-    if ((rc = bxa_parse_mountinfo(buf, len, &m, &n, k->err)) != 0)
-        return rc;
     for (size_t i = 0; rc == 0 && i < n; i++) {
         const bxa_mount *e = &m[i];
         int64_t size;
@@ -132,6 +130,5 @@ int bxa_fold_mounts(bxa_kctx *k, bxa_weakest *w, bxa_proc *p, const char *buf, s
         if (!entry || json_array_append_new(w->surface, entry) != 0)
             rc = bxa_oom(k->err);
     }
-    bxa_mounts_free(m, n);
     return rc;
 }

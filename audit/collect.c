@@ -125,6 +125,7 @@ static void collect_one(bx_audit *a, unsigned worker, size_t i, void *ud)
         goto out;
     }
     if (rc != 0 || (rc = bx_statement_build(pred, NULL, &st, err)) != 0 ||
+        (rc = bx_collector_untraced(err)) != 0 ||
         (rc = bx_certificate_encode(st, j->keys, j->nkeys, &doc, &len, err)) != 0)
         goto out;
     /* the envelope is one line; a final newline as collect writes it */

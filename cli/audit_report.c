@@ -229,6 +229,36 @@ static void text_render(FILE *f, const json_t *doc, int colour)
     summary_line(f, doc);
 }
 
+/* As it is: for a format whose encoder escapes (SARIF through jansson). */
+static void put_plain(FILE *f, const char *s)
+{
+    fputs(s, f);
+}
+
+/* A certificate that belongs to no row, in one line: rejected (its first failed finding) or
+ * unmatched (the session it names), through the format's own escaping. */
+static void cert_why(FILE *f, const json_t *c, void (*put)(FILE *, const char *))
+{
+    const json_t *fi = json_array_get(json_object_get(c, "findings"), 0), *s;
+    char buf[16];
+
+    if (strcmp(str(c, "status"), "rejected") == 0) {
+        put(f, "certificate rejected: ");
+        put(f, fi && str(fi, "message") ? str(fi, "message") : "did not verify");
+        return;
+    }
+    s = json_object_get(c, "session");
+    put(f, "certificate ");
+    put(f, str(c, "certificateId") ? str(c, "certificateId") : "?");
+    put(f, " verified but matches no session of this audit (it names ");
+    put(f, json_is_object(s) ? label(s, buf) : "?");
+    if (json_is_object(s) && str(s, "startedAt")) {
+        put(f, " started ");
+        put(f, str(s, "startedAt"));
+    }
+    put(f, ")");
+}
+
 /* ---- junit ---------------------------------------------------------------------- */
 
 static void junit_case_open(FILE *f, const json_t *row, const char *name)
@@ -245,7 +275,7 @@ static void junit_case_open(FILE *f, const json_t *row, const char *name)
 
 static void junit_render(FILE *f, const json_t *doc)
 {
-    size_t i, j, tests = 0, failures = 0;
+    size_t i, j, tests = 0, failures = 0, skipped;
     json_t *x, *fi;
 
     json_array_foreach(json_object_get(doc, "sessions"), i, x)
@@ -256,11 +286,15 @@ static void junit_render(FILE *f, const json_t *doc)
     }
     tests += json_array_size(json_object_get(doc, "orphans"));
     failures += json_array_size(json_object_get(doc, "orphans"));
+    /* certificates of no row: a skipped case each (neither is a violation, both are shown) */
+    skipped = json_array_size(json_object_get(doc, "certificates"));
+    tests += skipped;
     fprintf(f,
             "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
             "<testsuites name=\"boxcert audit\" tests=\"%zu\" failures=\"%zu\">\n"
-            "  <testsuite name=\"boxcert audit\" tests=\"%zu\" failures=\"%zu\" errors=\"0\">\n",
-            tests, failures, tests, failures);
+            "  <testsuite name=\"boxcert audit\" tests=\"%zu\" failures=\"%zu\" errors=\"0\" "
+            "skipped=\"%zu\">\n",
+            tests, failures, tests, failures, skipped);
     json_array_foreach(json_object_get(doc, "sessions"), i, x)
     {
         const char *v = str(x, "verdict");
@@ -304,6 +338,16 @@ static void junit_render(FILE *f, const json_t *doc)
               f);
         report_xml_put(f, str(x, "folder"));
         fputs("\"/>\n    </testcase>\n", f);
+    }
+    json_array_foreach(json_object_get(doc, "certificates"), i, x)
+    {
+        char *file = file_of(x, "file");
+        fputs("    <testcase classname=\"certificates\" name=\"", f);
+        report_xml_put(f, file ? file : "?");
+        fputs("\">\n      <skipped message=\"", f);
+        cert_why(f, x, report_xml_put);
+        fputs("\"/>\n    </testcase>\n", f);
+        free(file);
     }
     fputs("  </testsuite>\n</testsuites>\n", f);
 }
@@ -376,6 +420,35 @@ static int sarif_render(FILE *f, const json_t *doc)
                                         str(x, "id"), "kind", "resource")) != 0;
         free(msg);
         msg = NULL;
+    }
+    json_array_foreach(json_object_get(doc, "certificates"), i, x)
+    {
+        int rejected = strcmp(str(x, "status"), "rejected") == 0;
+        const char *rule = rejected ? "audit.rejected" : "audit.unmatched";
+        char *file = file_of(x, "file"), *uri = file ? bx_uri_path(file) : NULL, *why = NULL;
+        size_t wlen = 0;
+        FILE *w = open_memstream(&why, &wlen);
+
+        if (w) {
+            cert_why(w, x, put_plain);
+            if (fclose(w) != 0) {
+                free(why);
+                why = NULL;
+            }
+        }
+        json_object_set_new(rules, rule, json_true());
+        lost |= !uri || !why ||
+                json_array_append_new(
+                    results,
+                    json_pack("{s:s, s:s, s:{s:s}, s:[{s:{s:{s:s}}}], s:{s:O, s:O, s:O}}",
+                              "ruleId", rule, "level", rejected ? "warning" : "note", "message",
+                              "text", why, "locations", "physicalLocation", "artifactLocation",
+                              "uri", uri, "properties", "status", json_object_get(x, "status"),
+                              "certificateId", json_object_get(x, "certificateId"), "findings",
+                              json_object_get(x, "findings"))) != 0;
+        free(why);
+        free(uri);
+        free(file);
     }
     json_t *rl = json_array();
     const char *k;
@@ -463,15 +536,13 @@ static void github_render(FILE *f, const json_t *doc)
     }
     json_array_foreach(json_object_get(doc, "certificates"), i, x)
     {
-        if (strcmp(str(x, "status"), "rejected") != 0)
-            continue;
-        fputs("::warning file=", f);
+        int rejected = strcmp(str(x, "status"), "rejected") == 0;
+        fputs(rejected ? "::warning file=" : "::notice file=", f);
         char *file = file_of(x, "file");
         report_gh_put(f, file ? file : "?", 1);
         free(file);
-        fputs(",title=audit.certificate::certificate rejected: ", f);
-        fi = json_array_get(json_object_get(x, "findings"), 0);
-        report_gh_put(f, fi ? str(fi, "message") : "did not verify", 0);
+        fputs(rejected ? ",title=audit.rejected::" : ",title=audit.unmatched::", f);
+        cert_why(f, x, gh_put);
         fputc('\n', f);
     }
     summary_line(f, doc);

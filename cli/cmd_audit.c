@@ -238,6 +238,8 @@ int cmd_audit(int argc, char **argv)
         goto out;
     if (expect_path && (rc = load_expect(expect_path, &expect)) != 0)
         goto out;
+    if (collect)
+        bx_collector_protect(); /* the signing keys stay loaded while sessions are read */
     if (signing.n && !(skeys = calloc(signing.n, sizeof *skeys))) {
         rc = EXIT_ENV;
         goto out;

@@ -52,6 +52,23 @@ static int load_requested(const char *path, json_t **req, char sha[65])
     return 0;
 }
 
+/* 1 when loading the key at path asks its passphrase at the terminal (an encrypted key and no
+ * BOXCERT_KEY_PASSPHRASE_FILE). */
+static int prompts(const char *path)
+{
+    char head[64] = "";
+    FILE *f;
+
+    if (getenv("BOXCERT_KEY_PASSPHRASE_FILE"))
+        return 0;
+    if (!(f = fopen(path, "re")))
+        return 0;
+    if (!fgets(head, sizeof head, f))
+        head[0] = '\0';
+    fclose(f);
+    return strstr(head, "ENCRYPTED") != NULL;
+}
+
 int cmd_collect(int argc, char **argv)
 {
     static const struct option opts[] = {{"key", required_argument, 0, 'k'},
@@ -124,6 +141,11 @@ int cmd_collect(int argc, char **argv)
                              "--source-repo and --source-rev go together");
         goto out;
     }
+    /* Each key is loaded once to check it and freed (OpenSSL clears its private part), and
+     * loaded again only once the session has been read: a session that could trace or dump
+     * the collector meanwhile finds no key in it. A key unlocked at the terminal stays
+     * loaded (its passphrase is not asked twice). */
+    bx_collector_protect();
     keys = calloc(keyfiles.n, sizeof *keys);
     if (!keys) {
         rc = EXIT_ENV;
@@ -133,6 +155,10 @@ int cmd_collect(int argc, char **argv)
         if (bx_key_load_private(keyfiles.v[i], NULL, &keys[i], &err) != 0) {
             rc = cli_report(keyfiles.v[i], &err);
             goto out;
+        }
+        if (!prompts(keyfiles.v[i])) {
+            EVP_PKEY_free(keys[i]);
+            keys[i] = NULL;
         }
     }
     if (req_file && (rc = load_requested(req_file, &req, req_sha)) != 0)
@@ -155,7 +181,21 @@ int cmd_collect(int argc, char **argv)
                           .source_given = repo != NULL,
                           .source_dirty = dirty};
     if (bx_collect_full(eng, &co, &col, &err) != 0 ||
-        bx_statement_build(col.predicate, rev, &st, &err) != 0 ||
+        bx_statement_build(col.predicate, rev, &st, &err) != 0) {
+        rc = cli_report(argv[optind], &err);
+        goto out;
+    }
+    if (bx_collector_untraced(&err) != 0) {
+        rc = cli_report("collect", &err);
+        goto out;
+    }
+    for (size_t i = 0; i < keyfiles.n; i++) {
+        if (!keys[i] && bx_key_load_private(keyfiles.v[i], NULL, &keys[i], &err) != 0) {
+            rc = cli_report(keyfiles.v[i], &err);
+            goto out;
+        }
+    }
+    if (bx_collector_untraced(&err) != 0 ||
         bx_certificate_encode(st, keys, keyfiles.n, &doc, &doclen, &err) != 0 ||
         (evidence_dir && bx_evidence_stage(col.evidence, evidence_dir, &staged, &err) != 0)) {
         rc = cli_report(argv[optind], &err);

@@ -272,6 +272,7 @@ int cmd_inspect(int argc, char **argv)
     if (bx_engine_open_ex(engine_url, insecure ? BX_ENGINE_INSECURE : 0, &eng, &err) != 0)
         return cli_report("--engine", &err);
     bx_collect_opts co = {.container = argv[optind], .now = (int64_t)time(NULL), .ttl = 60};
+    bx_collector_protect();
     if (bx_collect_full(eng, &co, &col, &err) != 0) {
         rc = cli_report(argv[optind], &err);
         goto out;

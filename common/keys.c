@@ -202,6 +202,40 @@ int bx_passphrase_read(char *buf, size_t len, const char *prompt, bx_error *err)
     return 0;
 }
 
+/* The checks a private key file must pass before it is read: fd open on it, st its fstat. */
+static int key_file_ok(const char *path, int fd, struct stat *st, bx_error *err)
+{
+    if (fd < 0)
+        return errno == ENXIO ? bx_error_set(err, BX_ECONFIG, path, "private key is not a regular file")
+                              : bx_error_errno(err, BX_ECONFIG, path, "cannot open private key");
+    if (fstat(fd, st) != 0)
+        return bx_error_errno(err, BX_ECONFIG, path, "cannot stat private key");
+    if (!S_ISREG(st->st_mode))
+        return bx_error_set(err, BX_ECONFIG, path, "private key is not a regular file");
+    if (st->st_uid != geteuid())
+        return bx_error_set(err, BX_ECONFIG, path,
+                            "private key is owned by uid %u, not by the caller",
+                            (unsigned)st->st_uid);
+    if (st->st_mode & (S_IRWXG | S_IRWXO))
+        return bx_error_set(err, BX_ECONFIG, path,
+                            "private key is accessible by group or others (mode %04o; want 0600)",
+                            (unsigned)(st->st_mode & 07777));
+    if (st->st_size <= 0 || st->st_size > BX_KEYFILE_MAX)
+        return bx_error_set(err, BX_ECONFIG, path, "private key file is empty or too large");
+    return 0;
+}
+
+int bx_key_check_private(const char *path, bx_error *err)
+{
+    int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC), rc;
+    struct stat st;
+
+    rc = key_file_ok(path, fd, &st, err);
+    if (fd >= 0)
+        close(fd);
+    return rc;
+}
+
 int bx_key_load_private(const char *path, const char *passphrase, EVP_PKEY **out, bx_error *err)
 {
     int rc = 0, fd = -1;
@@ -216,34 +250,8 @@ int bx_key_load_private(const char *path, const char *passphrase, EVP_PKEY **out
     /* O_NONBLOCK: a FIFO or a device named as the key must not block the open; what is not
      * a regular file is refused before a byte is read */
     fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
-    if (fd < 0) {
-        rc = errno == ENXIO ? bx_error_set(err, BX_ECONFIG, path, "private key is not a regular file")
-                            : bx_error_errno(err, BX_ECONFIG, path, "cannot open private key");
+    if ((rc = key_file_ok(path, fd, &st, err)) != 0)
         goto out;
-    }
-    if (fstat(fd, &st) != 0) {
-        rc = bx_error_errno(err, BX_ECONFIG, path, "cannot stat private key");
-        goto out;
-    }
-    if (!S_ISREG(st.st_mode)) {
-        rc = bx_error_set(err, BX_ECONFIG, path, "private key is not a regular file");
-        goto out;
-    }
-    if (st.st_uid != geteuid()) {
-        rc = bx_error_set(err, BX_ECONFIG, path, "private key is owned by uid %u, not by the caller",
-                          (unsigned)st.st_uid);
-        goto out;
-    }
-    if (st.st_mode & (S_IRWXG | S_IRWXO)) {
-        rc = bx_error_set(err, BX_ECONFIG, path,
-                          "private key is accessible by group or others (mode %04o; want 0600)",
-                          (unsigned)(st.st_mode & 07777));
-        goto out;
-    }
-    if (st.st_size <= 0 || st.st_size > BX_KEYFILE_MAX) {
-        rc = bx_error_set(err, BX_ECONFIG, path, "private key file is empty or too large");
-        goto out;
-    }
     data = malloc((size_t)st.st_size + 1);
     if (!data) {
         rc = bx_error_set(err, BX_ENOMEM, path, "out of memory");

@@ -92,6 +92,24 @@ static void ids_from_kernel(const json_t *user, bxp_user *u)
     json_array_foreach(gids, i, v) u->gid_root |= json_is_integer(v) && json_integer_value(v) == 0;
     json_array_foreach(groups, i, v) u->gid_root |=
         json_is_integer(v) && json_integer_value(v) == 0;
+    /* v2: every id of every task, on this host and in the task's own user namespace */
+    {
+        const json_t *inns = json_object_get(user, "inNamespace");
+        const json_t *uid_lists[2] = {json_object_get(user, "everyUid"),
+                                      json_object_get(inns, "everyUid")};
+        const json_t *gid_lists[4] = {json_object_get(user, "everyGid"),
+                                      json_object_get(user, "everyGroup"),
+                                      json_object_get(inns, "everyGid"),
+                                      json_object_get(inns, "everyGroup")};
+        for (int l = 0; l < 2; l++)
+            json_array_foreach(uid_lists[l], i, v) u->uid_root |=
+                json_is_integer(v) && json_integer_value(v) == 0;
+        for (int l = 0; l < 4; l++)
+            json_array_foreach(gid_lists[l], i, v) u->gid_root |=
+                json_is_integer(v) && json_integer_value(v) == 0;
+        if (json_is_array(uid_lists[0]))
+            u->every_uid = uid_lists[0];
+    }
 }
 
 /* user.spec as Docker reads --user: "user[:group]", names or numbers. */
@@ -305,6 +323,7 @@ int bxp_host_devices(const json_t *dev, char *msg, size_t n)
                  *rules = json_object_get(dev, "cgroupRules");
     const json_t *all = json_object_get(dev, "allowAll"), *v;
     size_t i;
+    int unknown = 0;
 
     if (!json_is_object(dev) || !json_is_boolean(all) || !json_is_array(list) ||
         !json_is_array(rules))
@@ -322,7 +341,26 @@ int bxp_host_devices(const json_t *dev, char *msg, size_t n)
         if (!bxp_default_device_rule(r))
             bxp_append(msg, n, "%srule '%s'", *msg ? ", " : "", r ? r : "?");
     }
-    return *msg ? 1 : 0;
+    /* v2: a node of the session's /dev its device cgroup lets it read or write, but the
+     * standard pseudo-devices; one whose access is not known makes the whole unknown */
+    json_array_foreach(json_object_get(dev, "nodes"), i, v)
+    {
+        const char *type = json_string_value(json_object_get(v, "type"));
+        const json_t *acc = json_object_get(v, "accessible");
+        char rule[64];
+        snprintf(rule, sizeof rule, "%s %lld:%lld rw", type ? type : "?",
+                 (long long)json_integer_value(json_object_get(v, "major")),
+                 (long long)json_integer_value(json_object_get(v, "minor")));
+        if (json_is_false(acc) || bxp_default_device_rule(rule))
+            continue;
+        if (!json_is_true(acc)) {
+            unknown = 1;
+            continue;
+        }
+        bxp_append(msg, n, "%snode %s (%.*s)", *msg ? ", " : "",
+                   json_string_value(json_object_get(v, "path")), (int)(strlen(rule) - 3), rule);
+    }
+    return *msg ? 1 : unknown ? -1 : 0;
 }
 
 /* ---- findings of the rules and the CIS checks ------------------------------------------- */

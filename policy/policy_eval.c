@@ -606,10 +606,21 @@ static void eval_user(const bxp_ev *e)
         return;
     }
     if (uids) {
-        for (size_t i = 0; u.have_uid && i < u.nuids; i++) {
+        const json_t *v;
+        size_t i;
+        for (i = 0; u.have_uid && i < u.nuids; i++) {
             if (!uid_allowed(uids, u.uids[i])) {
                 bxp_add(e, "containment.user", "fail", bxp_copy(p), bxp_copy(user),
                         "%s: uid %lld is not in user.uids", who, u.uids[i]);
+                return;
+            }
+        }
+        json_array_foreach(u.every_uid, i, v)
+        {
+            if (!uid_allowed(uids, json_integer_value(v))) {
+                bxp_add(e, "containment.user", "fail", bxp_copy(p), bxp_copy(user),
+                        "%s: a task's uid %lld is not in user.uids", who,
+                        (long long)json_integer_value(v));
                 return;
             }
         }
@@ -1157,6 +1168,206 @@ static void eval_sysctls(const bxp_ev *e)
         json_decref(bad);
 }
 
+/* ---- v2: processes, namespaces shared, system paths, descriptors ---------------------------- */
+
+/* A v2 member a certificate does not carry (v1), or carries as null (not observed). */
+static void not_carried(const bxp_ev *e, const char *rule, const char *member, const json_t *want,
+                        const char *what)
+{
+    if (lacks(e, rule, member))
+        bxp_add(e, rule, "unknown", bxp_copy(want), json_null(),
+                "%s: not in predicate v%u (a member of v2 and later): the policy needs a newer "
+                "certificate",
+                what, e->version);
+    else
+        bxp_add(e, rule, "unknown", bxp_copy(want), json_null(), "%s: not observed", what);
+}
+
+/* processesSettled: the weakest values recorded hold for every process (every task read,
+ * two scans agreeing), not only for those a scan happened to find. */
+static void eval_processes(const bxp_ev *e)
+{
+    const json_t *p = pol(e, "containment.processesSettled");
+    const json_t *pr = bxp_seen(e->cont, "processes");
+    const json_t *settled = json_object_get(pr, "settled");
+    long long scans = (long long)json_integer_value(json_object_get(pr, "scans"));
+
+    if (!p)
+        return;
+    if (!json_is_boolean(settled)) {
+        not_carried(e, "containment.processes", "containment.processes", p,
+                    "the session's processes");
+        return;
+    }
+    if (!json_is_true(p))
+        bxp_add(e, "containment.processes", "pass", bxp_copy(p), bxp_copy(pr),
+                "policy does not require every process read");
+    else if (json_is_true(settled))
+        bxp_add(e, "containment.processes", "pass", bxp_copy(p), bxp_copy(pr),
+                "%lld process(es), %lld task(s) read (%s rule), %lld scan(s) agreeing",
+                (long long)json_integer_value(json_object_get(pr, "count")),
+                (long long)json_integer_value(json_object_get(pr, "tasks")),
+                json_string_value(json_object_get(pr, "rule")), scans);
+    else
+        bxp_add(e, "containment.processes", "fail", bxp_copy(p), bxp_copy(pr),
+                "the session's processes did not settle in %lld scan(s): a process may hold more "
+                "than the values recorded",
+                scans);
+}
+
+/* namespaces.notShared: no process outside the session in the namespace, none holding it open,
+ * no container: mode. */
+static void eval_ns_sharing(const bxp_ev *e)
+{
+    const json_t *want = json_object_get(pol(e, "containment.namespaces"), "notShared"), *v;
+    char bad[MSG_MAX] = "", unseen[LIST_MAX] = "", member[64], list[LIST_MAX], lacking[64] = "";
+    json_t *obs;
+    size_t i;
+
+    if (!want)
+        return;
+    obs = json_object();
+    json_array_foreach(want, i, v)
+    {
+        const char *name = json_string_value(v);
+        const json_t *ns = bxp_seen(bxp_seen(e->cont, "namespaces"), name);
+        const json_t *sh = bxp_seen(ns, "shared"), *c, *h;
+        size_t j;
+        json_object_set_new_nocheck(obs, name, bxp_copy(sh));
+        if (!json_is_object(sh)) {
+            snprintf(member, sizeof member, "containment.namespaces.%s%s", name,
+                     ns ? ".shared" : "");
+            if (!*lacking && bx_predicate_version_lacks(e->version, member))
+                snprintf(lacking, sizeof lacking, "%s", member);
+            bxp_append(unseen, sizeof unseen, "%s%s", *unseen ? ", " : "", name);
+            continue;
+        }
+        if (json_is_true(json_object_get(sh, "host")))
+            bxp_append(bad, sizeof bad, "%s%s with the host", *bad ? "; " : "", name);
+        json_array_foreach(json_object_get(sh, "containers"), j, c)
+        bxp_append(bad, sizeof bad, "%s%s with container %.12s", *bad ? "; " : "", name,
+                   json_string_value(c) ? json_string_value(c) : "?");
+        json_array_foreach(json_object_get(sh, "heldOpen"), j, h)
+        bxp_append(bad, sizeof bad, "%s%s held open by process %lld (%s)", *bad ? "; " : "", name,
+                   (long long)json_integer_value(json_object_get(h, "pid")),
+                   json_string_value(json_object_get(h, "place")));
+    }
+    bxp_join(want, list, sizeof list);
+    if (*bad) {
+        bxp_add(e, "containment.namespace_sharing", "fail", bxp_copy(want), obs,
+                "namespaces shared outside the session: %s; policy requires %s unshared", bad, list);
+    } else if (*unseen) {
+        json_decref(obs);
+        if (*lacking)
+            not_carried(e, "containment.namespace_sharing", lacking, want,
+                        "who shares the session's namespaces");
+        else
+            bxp_add(e, "containment.namespace_sharing", "unknown", bxp_copy(want), json_null(),
+                    "who shares these namespaces was not observed: %s", unseen);
+    } else {
+        bxp_add(e, "containment.namespace_sharing", "pass", bxp_copy(want), obs,
+                "no process outside the session shares %s, none holds them open", list);
+    }
+}
+
+/* systemPaths: each path listed read-only, each masked path masked (or absent); under runsc the
+ * sentry serves /proc and /sys, not this host's kernel. */
+static void eval_system_paths(const bxp_ev *e)
+{
+    const json_t *want = pol(e, "containment.systemPaths"), *sp = bxp_seen(e->cont, "systemPaths");
+    const json_t *ro = json_object_get(want, "readOnly"), *masked = json_object_get(want, "masked");
+    const json_t *v;
+    const char *served;
+    char bad[MSG_MAX] = "", unseen[LIST_MAX] = "";
+    size_t i;
+
+    if (!want)
+        return;
+    if (!json_is_object(sp)) {
+        not_carried(e, "containment.system_paths", "containment.systemPaths", want,
+                    "the session's system paths");
+        return;
+    }
+    served = json_string_value(json_object_get(sp, "servedBy"));
+    if (served && strcmp(served, "sentry") == 0) {
+        bxp_add(e, "containment.system_paths", "pass", bxp_copy(want), bxp_copy(sp),
+                "/proc and /sys are served by gVisor's sentry, not this host's kernel");
+        return;
+    }
+    json_array_foreach(ro, i, v)
+    {
+        const json_t *r = json_object_get(json_object_get(sp, "readOnly"), json_string_value(v));
+        if (json_is_true(r))
+            continue;
+        if (json_is_false(r))
+            bxp_append(bad, sizeof bad, "%s%s is writable", *bad ? "; " : "", json_string_value(v));
+        else
+            bxp_append(unseen, sizeof unseen, "%s%s", *unseen ? ", " : "", json_string_value(v));
+    }
+    json_array_foreach(masked, i, v)
+    {
+        const char *m =
+            json_string_value(json_object_get(json_object_get(sp, "masks"), json_string_value(v)));
+        if (m && (strcmp(m, "masked") == 0 || strcmp(m, "absent") == 0))
+            continue;
+        if (m && strcmp(m, "exposed") == 0)
+            bxp_append(bad, sizeof bad, "%s%s is not masked", *bad ? "; " : "",
+                       json_string_value(v));
+        else
+            bxp_append(unseen, sizeof unseen, "%s%s", *unseen ? ", " : "", json_string_value(v));
+    }
+    if (*bad)
+        bxp_add(e, "containment.system_paths", "fail", bxp_copy(want), bxp_copy(sp), "%s", bad);
+    else if (*unseen)
+        bxp_add(e, "containment.system_paths", "unknown", bxp_copy(want), bxp_copy(sp),
+                "not observed: %s", unseen);
+    else
+        bxp_add(e, "containment.system_paths", "pass", bxp_copy(want), bxp_copy(sp),
+                "every system path listed is read-only, every masked path masked or absent");
+}
+
+/* descriptors.allow: every descriptor of the session's processes that reaches outside it is of
+ * a kind allowed (allow: [] refuses them all). */
+static void eval_descriptors(const bxp_ev *e)
+{
+    const json_t *want = pol(e, "containment.descriptors");
+    const json_t *allow = json_object_get(want, "allow"), *d = bxp_seen(e->cont, "descriptors");
+    const json_t *v;
+    char bad[MSG_MAX] = "", list[LIST_MAX];
+    json_t *refused;
+    size_t i, n = 0;
+
+    if (!want)
+        return;
+    if (!json_is_array(d)) {
+        not_carried(e, "containment.descriptors", "containment.descriptors", want,
+                    "the session's descriptors");
+        return;
+    }
+    refused = json_array();
+    json_array_foreach(d, i, v)
+    {
+        const char *kind = json_string_value(json_object_get(v, "kind"));
+        if (allow && in_list(allow, kind))
+            continue;
+        n++;
+        json_array_append(refused, (json_t *)v);
+        bxp_append(bad, sizeof bad, "%sprocess %lld fd %lld: %s %s", *bad ? "; " : "",
+                   (long long)json_integer_value(json_object_get(v, "pid")),
+                   (long long)json_integer_value(json_object_get(v, "fd")), kind ? kind : "?",
+                   json_string_value(json_object_get(v, "target")));
+    }
+    bxp_join(allow, list, sizeof list);
+    if (n)
+        bxp_add(e, "containment.descriptors", "fail", bxp_copy(want), refused,
+                "%zu descriptor(s) reach outside the session: %s; policy allows %s", n, bad, list);
+    else {
+        json_decref(refused);
+        bxp_add(e, "containment.descriptors", "pass", bxp_copy(want), bxp_copy(d),
+                "no descriptor reaches outside the session but those allowed (%s)", list);
+    }
+}
+
 /* ==== evaluation ============================================================= */
 
 int bx_policy_eval(const bx_policy *p, const json_t *statement, const bx_eval_ctx *ctx,
@@ -1203,6 +1414,7 @@ int bx_policy_eval_ex(const bx_policy *p, const json_t *statement, const bx_eval
     eval_runtime(&e);
     eval_user(&e);
     eval_namespaces(&e);
+    eval_ns_sharing(&e);
     eval_userns(&e);
     eval_limit(&e, "containment.resources.memory", "containment.resources.memoryMax", "memoryBytes",
                "memory");
@@ -1216,6 +1428,9 @@ int bx_policy_eval_ex(const bx_policy *p, const json_t *statement, const bx_eval
     eval_cgroup_parent(&e);
     eval_restart(&e);
     eval_sysctls(&e);
+    eval_processes(&e);
+    eval_system_paths(&e);
+    eval_descriptors(&e);
     eval_evidence_level(&e);
     eval_discrepancies(&e);
     eval_requested(&e);

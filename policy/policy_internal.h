@@ -72,8 +72,11 @@ typedef struct {
     int named;              /* spec names a user that is not root: uid unknown */
     long long uids[4];      /* the uids seen (nuids of them) */
     size_t nuids;
+    const json_t *every_uid; /* v2: every uid of every task (borrowed), or NULL */
 } bxp_user;
-/* Read containment.user into u. BXP_UNSEEN when user is null or unreadable. */
+/* Read containment.user into u. BXP_UNSEEN when user is null or unreadable. With v2's
+ * every-id members, a root id is one of any task's ids, as this host or as the task's own user
+ * namespace sees them. */
 bxp_tri bxp_user_read(const json_t *user, bxp_user *u);
 
 /* 1 when a device cgroup rule ("c 1:3 rwm") only grants one of the engine's default
@@ -142,7 +145,9 @@ int bxp_mount_hits(const json_t *m, const char *forbidden);
 /* Mounts with shared propagation: described into msg, copied into bad; -1 when a mount's
  * propagation is not observed, else 0. */
 int bxp_shared_mounts(const json_t *mounts, char *msg, size_t n, json_t *bad);
-/* Host devices exposed, described into msg: 1 some, 0 none, -1 not observed. */
+/* Host devices exposed, described into msg: 1 some, 0 none, -1 not observed (or, v2, a
+ * device node in the session's /dev whose cgroup access is not known). The nodes of v2 count:
+ * one the device cgroup lets the session read or write, but the standard pseudo-devices. */
 int bxp_host_devices(const json_t *dev, char *msg, size_t n);
 
 #endif

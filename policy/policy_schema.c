@@ -207,8 +207,27 @@ static const bx_member user_members[] = {
     {0},
 };
 
+static const char *const ns_all_choices[] = {"pid", "ipc", "uts", "net", "user",
+                                             "cgroup", "mnt", "time", NULL};
+static const char *const sys_ro_choices[] = {"/proc/bus", "/proc/irq", "/proc/sys",
+                                             "/proc/sysrq-trigger", NULL};
+static const char *const descriptor_choices[] = {"engine-socket", "host-device", "host-directory",
+                                                 "host-file", "namespace", NULL};
+
 static const bx_member namespaces_members[] = {
     {"host", SET(CHOICE(bx_namespace_names))},
+    {"notShared", SET(CHOICE(ns_all_choices))},
+    {0},
+};
+
+static const bx_member system_paths_members[] = {
+    {"readOnly", SET(CHOICE(sys_ro_choices))},
+    {"masked", SET(WORD_CHECK(check_path))},
+    {0},
+};
+
+static const bx_member descriptors_members[] = {
+    {"allow", SET(CHOICE(descriptor_choices))},
     {0},
 };
 
@@ -270,6 +289,9 @@ static const bx_member containment_members[] = {
     {"cgroupParentDefault", BOOL},
     {"restartMaxRetries", INT(0, 1000000)},
     {"sysctls", MAP(sysctls_members)},
+    {"processesSettled", BOOL},
+    {"systemPaths", MAP(system_paths_members)},
+    {"descriptors", MAP(descriptors_members)},
     {0},
 };
 

@@ -454,6 +454,19 @@ bx_cmp bxs_cmp_user(const json_t *req, const json_t *c, char *why, size_t n)
         if (!ok)
             return WEAKER(why, n, "a uid that was not requested");
     }
+    /* v2: every uid of every task, as the host and as its own user namespace see it */
+    {
+        const json_t *every[2] = {member(member(c, "user"), "everyUid"),
+                                  member(member(member(c, "user"), "inNamespace"), "everyUid")};
+        for (int e = 0; e < 2; e++)
+            json_array_foreach(every[e], i, v)
+            {
+                if (json_integer_value(v) == 0)
+                    return WEAKER(why, n, "a task runs as root");
+                if (json_array_size(list) && !listed(list, v))
+                    return WEAKER(why, n, "a task's uid was not requested");
+            }
+    }
     return AT_LEAST(why, n);
 }
 

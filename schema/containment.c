@@ -306,27 +306,102 @@ static const bx_member m_selinux[] = {
     {0},
 };
 
+static const bx_shape every_id = {
+    .kind = BX_K_ARRAY,
+    .item = INT(0, UINT32_MAXV),
+    .order = BX_O_INT,
+    .unique = 1,
+    .def = "everyId",
+    .doc = "Every id of its kind over every task (thread) of every process of the session, "
+           "ascending, no repeats."};
+static const bx_shape every_id_n = {
+    .kind = BX_K_ARRAY,
+    .item = INT(0, UINT32_MAXV),
+    .order = BX_O_INT,
+    .unique = 1,
+    .nullable = 1,
+    .def = "everyId",
+    .doc = "Every id of its kind over every task (thread) of every process of the session, "
+           "ascending, no repeats."};
+
+static const bx_member m_user_inns[] = {
+    {"everyGid", &every_id},
+    {"everyGroup", &every_id},
+    {"everyUid", &every_id},
+    {0},
+};
+
 static const bx_member m_user[] = {
+    {"everyGid", &every_id_n, 0, 2, 0,
+     "Every real, effective, saved and fs gid of every task, as the collector (in the initial "
+     "user namespace) sees them; null without a kernel view."},
+    {"everyGroup", &every_id_n, 0, 2, 0,
+     "Every supplementary group of every task, as the collector sees them; null without a "
+     "kernel view."},
+    {"everyUid", &every_id_n, 0, 2, 0,
+     "Every real, effective, saved and fs uid of every task, as the collector (in the initial "
+     "user namespace) sees them; null without a kernel view."},
     {"gids", &ids},
     {"groups", ARR_N(INT(0, UINT32_MAXV), BX_O_INT, 1), 0, 0, 0,
      "Supplementary groups, ascending, no repeats."},
+    {"inNamespace", OBJ_N(m_user_inns), 0, 2, 0,
+     "The same ids as each task's own user namespace sees them: mapped back through its "
+     "uid_map and gid_map, an id it does not map as the overflow id 65534; null without a "
+     "kernel view."},
     {"spec", STR(BX_F_TEXT), 0, 0, 0, "As configured (\"\" when not)."},
     {"uids", &ids},
     {0},
 };
 
-static const bx_member m_ns[] = {
-    {"engine", STR_N(BX_F_NONEMPTY), 0, 0, 0,
-     "The engine's mode: private, host, container:<id>, shareable, default, remapped, ..."},
-    {"kernel", ENUM_N(e_ns_kernel), 0, 0, 0,
-     "private or host by comparing namespace inodes with the engine daemon's own; null without "
-     "a kernel view."},
+static const char *const e_ns_holder[] = {"fd", "mount", NULL};
+static const bx_member m_ns_holder[] = {
+    {"by", ENUM(e_ns_holder), 0, 0, 0, "fd: a descriptor of a process; mount: a bind mount."},
+    {"container", STR_N(BX_F_NONEMPTY), 0, 0, 0,
+     "The Id of the container whose process holds it, or null for a process of the host."},
+    {"pid", INT(1, BX_JSON_MAX_INT), 0, 0, 0, "The holding process (this host's pid)."},
+    {"place", STR(BX_F_NONEMPTY), 0, 0, 0,
+     "\"fd N\", or the mount point as the holder's mount namespace names it."},
     {0},
 };
-static const bx_shape ns = {.kind = BX_K_OBJECT, .members = m_ns, .def = "namespace"};
+
+static const bx_member m_ns_shared[] = {
+    {"containers", ARR(STR(BX_F_NONEMPTY), BX_O_STRING, 1), 0, 0, 0,
+     "Other containers with a process in it, or that the engine says it is shared with "
+     "(container:<id> modes): their Ids, sorted."},
+    {"heldOpen", ARR(OBJ(m_ns_holder), BX_O_HOLDER, 1), 0, 0, 0,
+     "Descriptors and bind mounts outside the session that keep it (and a way into it) open, "
+     "sorted by pid, by, place; the engine's own bind mount of a network namespace is not "
+     "listed."},
+    {"host", BOOL, 0, 0, 0, "A process of the host (not of a container) is in it."},
+    {0},
+};
+
+#define NS_ENGINE                                                                                  \
+    {"engine", STR_N(BX_F_NONEMPTY), 0, 0, 0,                                                      \
+     "The engine's mode: private, host, container:<id>, shareable, default, remapped, ..."}
+#define NS_KERNEL                                                                                  \
+    {"kernel", ENUM_N(e_ns_kernel), 0, 0, 0,                                                       \
+     "private or host by comparing namespace inodes with the engine daemon's own; null without "   \
+     "a kernel view."}
+static const bx_member m_ns_v1[] = {NS_ENGINE, NS_KERNEL, {0}};
+static const bx_member m_ns[] = {
+    NS_ENGINE,
+    NS_KERNEL,
+    {"shared", OBJ_N(m_ns_shared), 0, 0, 0,
+     "Who outside the session shares it, from every process of this host; null without a "
+     "kernel view."},
+    {0},
+};
+/* one JSON Schema def per shape: v1's namespace has no shared member */
+static const bx_shape ns_v1 = {.kind = BX_K_OBJECT, .members = m_ns_v1, .def = "namespace"};
+static const bx_shape ns = {.kind = BX_K_OBJECT, .members = m_ns, .def = "namespaceV2"};
 
 static const bx_member m_namespaces[] = {
-    {"cgroup", &ns}, {"ipc", &ns}, {"net", &ns}, {"pid", &ns}, {"user", &ns}, {"uts", &ns}, {0},
+    {"cgroup", &ns_v1, 0, 0, 1}, {"cgroup", &ns, 0, 2}, {"ipc", &ns_v1, 0, 0, 1},
+    {"ipc", &ns, 0, 2},          {"mnt", &ns, 0, 2},    {"net", &ns_v1, 0, 0, 1},
+    {"net", &ns, 0, 2},          {"pid", &ns_v1, 0, 0, 1}, {"pid", &ns, 0, 2},
+    {"time", &ns, 0, 2},         {"user", &ns_v1, 0, 0, 1}, {"user", &ns, 0, 2},
+    {"uts", &ns_v1, 0, 0, 1},    {"uts", &ns, 0, 2},    {0},
 };
 
 static const bx_member m_resources[] = {
@@ -373,6 +448,18 @@ static const bx_member m_device[] = {
     {0},
 };
 
+static const char *const e_node_type[] = {"b", "c", NULL};
+static const bx_member m_node[] = {
+    {"accessible", BOOL_N, 0, 0, 0,
+     "The device cgroup lets the session read or write it; null when its rules are not known "
+     "(cgroup v2, runsc)."},
+    {"major", INT(0, 4095)},
+    {"minor", INT(0, 1048575)},
+    {"path", &path, 0, 0, 0, "In the session's /dev."},
+    {"type", ENUM(e_node_type), 0, 0, 0, "c: a character device; b: a block device."},
+    {0},
+};
+
 static const bx_member m_devices[] = {
     {"allowAll", BOOL},
     {"cgroupRules", ARR(STR(BX_F_NONEMPTY), BX_O_STRING, 0), 0, 0, 0,
@@ -380,6 +467,90 @@ static const bx_member m_devices[] = {
     {"devices", ARR(OBJ(m_device), BX_O_DEVICE, 1), 0, 0, 0,
      "HostConfig.Devices, sorted by pathInContainer, pathOnHost, cgroupPermissions; no "
      "repeats."},
+    {"nodes", ARR_N(OBJ(m_node), BX_O_PATH, 1), 0, 2, 0,
+     "The device nodes present in the session's /dev (and one level below), sorted by path; "
+     "null without a kernel view."},
+    {0},
+};
+
+/* processes (v2): which processes are the session's, and whether every one was read */
+static const char *const e_proc_rule[] = {"pid-namespace", "cgroup", "sandbox", NULL};
+static const char *const e_controller[] = {"devices", "memory", "pids", NULL};
+static const bx_member m_outside[] = {
+    {"controller", ENUM(e_controller)},
+    {"path", STR(BX_F_NONEMPTY), 0, 0, 0, "Its cgroup in that hierarchy."},
+    {"pid", INT(1, BX_JSON_MAX_INT)},
+    {0},
+};
+static const bx_shape id_map = {
+    .kind = BX_K_ARRAY,
+    .item = SHAPE(.kind = BX_K_ARRAY, .item = INT(0, UINT32_MAXV), .min = 3, .max = 3),
+    .def = "idMap",
+    .doc = "The lines of uid_map or gid_map: [first id inside, first id outside, count]."};
+static const bx_member m_userns[] = {
+    {"gidMap", &id_map},
+    {"id", STR(BX_F_NONEMPTY), 0, 0, 0, "The namespace as the kernel names it: user:[inode]."},
+    {"processes", INT(1, BX_JSON_MAX_INT), 0, 0, 0, "How many of the session's processes are in it."},
+    {"uidMap", &id_map},
+    {0},
+};
+static const bx_member m_processes[] = {
+    {"count", INT(0, BX_JSON_MAX_INT), 0, 0, 0, "Processes read."},
+    {"outsideCgroups", ARR(OBJ(m_outside), BX_O_PID_CONTROLLER, 1), 0, 0, 0,
+     "Processes of the session whose memory, pids or devices cgroup is not the session's (nor "
+     "below it), sorted by pid, controller."},
+    {"rule", ENUM(e_proc_rule), 0, 0, 0,
+     "pid-namespace: the processes in the session's own pid namespace or below it, but those "
+     "of other containers; cgroup: those in the session's cgroup but the cgroups of other "
+     "containers; sandbox: runsc's sandbox and gofer."},
+    {"scans", INT(1, BX_JSON_MAX_INT), 0, 0, 0, "Scans of the session's processes made."},
+    {"settled", BOOL, 0, 0, 0,
+     "Two consecutive scans found the same processes, each alive from its first reading to "
+     "the last scan (pidfds); false: the per-process facts are the weakest values or null."},
+    {"tasks", INT(0, BX_JSON_MAX_INT), 0, 0, 0, "Tasks (threads) read."},
+    {"userNamespaces", ARR(OBJ(m_userns), BX_O_ID, 1), 0, 0, 0,
+     "The user namespaces of the session's processes, sorted by id."},
+    {0},
+};
+
+/* systemPaths (v2): the kernel's files a session must not write, and the masks */
+static const char *const e_served[] = {"kernel", "sentry", NULL};
+static const char *const e_mask[] = {"masked", "absent", "exposed", NULL};
+static const bx_member m_sys_ro[] = {
+    {"/proc/bus", BOOL_N},
+    {"/proc/irq", BOOL_N},
+    {"/proc/sys", BOOL_N},
+    {"/proc/sysrq-trigger", BOOL_N},
+    {0},
+};
+static const bx_member m_syspaths[] = {
+    {"masks", SHAPE(.kind = BX_K_MAP, .fmt = BX_F_ABSPATH, .item = ENUM(e_mask), .nullable = 1),
+     0, 0, 0,
+     "Each path the engine masks and each of Docker's default masked paths: masked (a /dev/null "
+     "or a read-only tmpfs over it), absent (not in the session) or exposed; null when not "
+     "read (runsc)."},
+    {"readOnly", OBJ(m_sys_ro), 0, 0, 0,
+     "true when the mount holding the path and every mount below it are read-only, in every "
+     "mount namespace of the session, or when the kernel has no such file; null when not "
+     "read."},
+    {"servedBy", ENUM(e_served), 0, 0, 0,
+     "kernel: this host's kernel serves them (runc, crun); sentry: gVisor's sentry does, the "
+     "host's files are not the session's."},
+    {0},
+};
+
+/* descriptors (v2): open descriptors of the session's processes that reach outside it */
+static const char *const e_desc_kind[] = {"engine-socket", "host-device", "host-directory",
+                                          "host-file", "namespace", NULL};
+static const bx_member m_descriptor[] = {
+    {"fd", INT(0, BX_JSON_MAX_INT)},
+    {"kind", ENUM(e_desc_kind), 0, 0, 0,
+     "engine-socket: the engine's or containerd's listening socket, or a connection to it; "
+     "host-*: a file, folder or device on a mount the process's mount namespace does not have; "
+     "namespace: a namespace none of the session's processes is in."},
+    {"pid", INT(1, BX_JSON_MAX_INT)},
+    {"target", STR(BX_F_TEXT), 0, 0, 0,
+     "What the kernel names it: the socket's path, the file's path on this host, net:[inode]."},
     {0},
 };
 
@@ -554,13 +725,15 @@ const bx_containment_row bx_containment[] = {
                    "observed, else the configured user."),
      bxs_cmp_user, ALL_SOURCES,
      FACTS({"spec", "user.spec"}, {"uids", "user.ids"}, {"gids", "user.ids"},
-           {"groups", "user.ids"})},
+           {"groups", "user.ids"}, {"everyUid", "user.ids"}, {"everyGid", "user.ids"},
+           {"everyGroup", "user.ids"}, {"inNamespace", "user.ids"})},
     {"namespaces", OBJ(m_namespaces), 0, 0,
      OBJ_D(r_namespaces, "private > host, per namespace (the kernel's reading when there is one)."),
      bxs_cmp_namespaces, BX_SRC_ENGINE | BX_SRC_KERNEL,
      FACTS({"pid", "namespaces.pid"}, {"ipc", "namespaces.ipc"}, {"uts", "namespaces.uts"},
            {"net", "namespaces.net"}, {"user", "namespaces.user"},
-           {"cgroup", "namespaces.cgroup"})},
+           {"cgroup", "namespaces.cgroup"}, {"mnt", "namespaces.mnt"},
+           {"time", "namespaces.time"})},
     {"resources", OBJ(m_resources), 0, 0,
      OBJ_D(r_resources, "Set and at most the requested value is stronger; unlimited is weakest. "
                         "nanoCpus, cpuQuota and cpuPeriod are compared as one CPU limit."),
@@ -583,7 +756,7 @@ const bx_containment_row bx_containment[] = {
      "Sorted by destination, sourceAsGiven, type."},
     {"devices", OBJ(m_devices), 0, 0, OBJ(r_devices), bxs_cmp_devices, ALL_SOURCES,
      FACTS({"allowAll", "devices.allowAll"}, {"devices", "devices.devices"},
-           {"cgroupRules", "devices.devices"})},
+           {"cgroupRules", "devices.devices"}, {"nodes", "devices.nodes"})},
     {"maskedPaths", ARR_N(&path, BX_O_STRING, 0), 0, 0,
      LIST_D(&r_path, "Each path listed must be masked."), bxs_cmp_masked,
      BX_SRC_ENGINE | BX_SRC_SPEC | BX_SRC_RUNTIME, FACTS({"", "maskedPaths"}),
@@ -592,6 +765,20 @@ const bx_containment_row bx_containment[] = {
      LIST_D(&r_path, "Each path listed must be read-only."), bxs_cmp_ro_paths,
      BX_SRC_ENGINE | BX_SRC_SPEC | BX_SRC_RUNTIME, FACTS({"", "readonlyPaths"}),
      "As configured, sorted."},
+    {"processes", OBJ_N(m_processes), 2, 0, NULL, NULL, BX_SRC_KERNEL | BX_SRC_RUNTIME,
+     FACTS({"rule", "processes"}, {"count", "processes"}, {"tasks", "processes"},
+           {"scans", "processes"}, {"settled", "processes"}, {"outsideCgroups", "processes"},
+           {"userNamespaces", "processes"}),
+     "Which processes are the session's, how they were read, and their user namespaces; null "
+     "without a kernel or runtime view."},
+    {"systemPaths", OBJ_N(m_syspaths), 2, 0, NULL, NULL, BX_SRC_KERNEL | BX_SRC_RUNTIME,
+     FACTS({"servedBy", "systemPaths"}, {"readOnly", "systemPaths"}, {"masks", "systemPaths"}),
+     "/proc/sys, /proc/sysrq-trigger, /proc/irq and /proc/bus read-only or not, and the masked "
+     "paths, from the session's mountinfo; null without a kernel or runtime view."},
+    {"descriptors", ARR_N(OBJ(m_descriptor), BX_O_DESCRIPTOR, 1), 2, 0, NULL, NULL, BX_SRC_KERNEL,
+     FACTS({"", "descriptors"}),
+     "Open descriptors of the session's processes that reach outside it, sorted by pid, fd; null "
+     "without a kernel view."},
     {"sysctls", SHAPE(.kind = BX_K_MAP, .fmt = BX_F_SYSCTL, .item = OBJ(m_sysctl)), 2, 0,
      SHAPE(.kind = BX_K_MAP, .fmt = BX_F_SYSCTL, .item = STR(BX_F_TEXT),
            .doc = "Each sysctl named must hold this value in the session's namespaces, read back "
@@ -681,7 +868,18 @@ static const bx_member m_discrepancy[] = {
     {0},
 };
 
+static const bx_shape time_frac = {.kind = BX_K_STRING,
+                                   .fmt = BX_F_TIME_FRAC,
+                                   .def = "timeFrac",
+                                   .doc = "RFC 3339 UTC with an optional fraction of a second."};
+static const bx_member m_collection[] = {
+    {"endedAt", &time_frac, 0, 0, 0, "When the last kernel file was read (the re-inspection follows)."},
+    {"startedAt", &time_frac, 0, 0, 0, "Before the first request to the engine."},
+    {0},
+};
+
 static const bx_member m_evidence[] = {
+    {"collection", OBJ(m_collection), 0, 2, 0, "When the collection started and ended."},
     {"discrepancies", ARR(OBJ(m_discrepancy), BX_O_DISCREPANCY, 0), 0, 0, 0, "Sorted by field."},
     {"engineInspectSha256", &hex64},
     {"kernelSha256", &hex64_n},

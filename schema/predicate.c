@@ -44,13 +44,29 @@ static void lacks_walk(const bx_shape *s, unsigned v, const char *prefix, const 
         if (!bx_member_in(m, BX_PREDICATE_LATEST))
             continue;
         if (!bx_member_in(m, v)) {
-            int other = 0; /* the same name in v with another shape is not a lack */
+            const bx_member *other = NULL; /* the same name in v with another shape */
             for (const bx_member *o = s->members; o->name; o++)
-                other |= o != m && !strcmp(o->name, m->name) && bx_member_in(o, v);
+                if (o != m && !strcmp(o->name, m->name) && bx_member_in(o, v))
+                    other = o;
             if (!other) {
                 snprintf(names[*n], sizeof names[*n], "%s", dotted);
                 out[*n] = names[*n];
                 (*n)++;
+            } else if (m->shape->kind == BX_K_OBJECT && other->shape->kind == BX_K_OBJECT) {
+                /* what the latest shape has that v's does not: a lack below it */
+                for (const bx_member *mm = m->shape->members; mm->name && *n < LACKS_MAX; mm++) {
+                    int has = 0;
+                    for (const bx_member *oo = other->shape->members; oo->name; oo++)
+                        has |= !strcmp(oo->name, mm->name) && bx_member_in(oo, v);
+                    if (!has && bx_member_in(mm, BX_PREDICATE_LATEST) &&
+                        strlen(dotted) + strlen(mm->name) + 2 <= sizeof names[*n]) {
+                        memcpy(names[*n], dotted, strlen(dotted));
+                        names[*n][strlen(dotted)] = '.';
+                        memcpy(names[*n] + strlen(dotted) + 1, mm->name, strlen(mm->name) + 1);
+                        out[*n] = names[*n];
+                        (*n)++;
+                    }
+                }
             }
             continue;
         }

@@ -361,6 +361,22 @@ static int compare(int ord, const json_t *a, const json_t *b)
         return c;
     case BX_O_DISCREPANCY:
         return cmp_member_str(a, b, "field");
+    case BX_O_HOLDER:
+        if (!(c = cmp_member_int(a, b, "pid")) && !(c = cmp_member_str(a, b, "by")))
+            c = cmp_member_str(a, b, "place");
+        return c;
+    case BX_O_DESCRIPTOR:
+        if (!(c = cmp_member_int(a, b, "pid")))
+            c = cmp_member_int(a, b, "fd");
+        return c;
+    case BX_O_PATH:
+        return cmp_member_str(a, b, "path");
+    case BX_O_ID:
+        return cmp_member_str(a, b, "id");
+    case BX_O_PID_CONTROLLER:
+        if (!(c = cmp_member_int(a, b, "pid")))
+            c = cmp_member_str(a, b, "controller");
+        return c;
     default:
         return -1;
     }
@@ -540,6 +556,11 @@ static int check_map(const bx_shape *n, const json_t *v, unsigned version, bx_er
         size_t klen = json_object_iter_key_len(it);
         if (n->fmt == BX_F_SYSCTL && (memchr(key, '\0', klen) || !is_sysctl(key, klen))) {
             bad(err, "not a sysctl name (net.ipv4.ip_forward)");
+            bx_json_where_push(err, key, klen);
+            return BX_EINVAL;
+        }
+        if (n->fmt == BX_F_ABSPATH && (memchr(key, '\0', klen) || key[0] != '/')) {
+            bad(err, "not an absolute path");
             bx_json_where_push(err, key, klen);
             return BX_EINVAL;
         }

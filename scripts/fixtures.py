@@ -40,6 +40,10 @@ FIXED = {
     ("source",): {"dirty": False},
     # the host fact most hosts have and this one lacks: AppArmor, with Docker's profile
     ("containment", "apparmor"): {"available": True, "profile": "docker-default"},
+    ("evidence", "collection"): {"startedAt": "2026-05-28T20:00:05.1Z",
+                                 "endedAt": "2026-05-28T20:00:05.25Z"},
+    # and a /proc/kcore, which the engine masks
+    ("containment", "systemPaths", "masks", "/proc/kcore"): "masked",
 }
 SOURCE_COMMIT = "4f75a67c1d2e3f405162738495a6b7c8d9e0f1a2"
 

@@ -130,6 +130,14 @@ typedef struct {
 int bx_collect_full(bx_engine *eng, const bx_collect_opts *o, bx_collection *out,
                     bx_error *err) BX_WUR;
 void bx_collection_free(bx_collection *c);
+/* The collector's own safety (guard.c). bx_collector_protect makes this process
+ * non-dumpable (PR_SET_DUMPABLE 0): no core file, no /proc/<pid>/mem nor ptrace attach by
+ * anyone without CAP_SYS_PTRACE over it. bx_collector_untraced: 0 when no task of this
+ * process has a tracer (TracerPid 0 in every /proc/self/task/<tid>/status), else
+ * BX_EENV naming the tracer; called before a key is loaded and before signing. */
+void bx_collector_protect(void);
+int bx_collector_untraced(bx_error *err) BX_WUR;
+
 /* bx_collect_full keeping only the predicate. Caller owns *predicate. */
 int bx_collect(bx_engine *eng, const bx_collect_opts *o, json_t **predicate, bx_error *err) BX_WUR;
 

@@ -178,6 +178,9 @@ int bx_key_id(const EVP_PKEY *key, char out[65], bx_error *err) BX_WUR;
 int bx_key_private_pem(const EVP_PKEY *key, const char *passphrase, char **out,
                        bx_error *err) BX_WUR;
 int bx_key_public_pem(const EVP_PKEY *key, char **out, bx_error *err) BX_WUR;
+/* The checks bx_key_load_private makes of a private key file (regular, the caller's, mode
+ * 0600, a sane size) without reading it: BX_ECONFIG naming the file. */
+int bx_key_check_private(const char *path, bx_error *err) BX_WUR;
 /* Load a private key file (PKCS#8 PEM, encrypted or not). Refused (BX_ECONFIG) unless
  * a regular file owned by the caller with no group/other access, checked on the
  * descriptor opened with O_NOFOLLOW. The passphrase comes from passphrase (may be

@@ -257,6 +257,11 @@ typedef enum {
     BX_O_MOUNT,       /* destination, sourceAsGiven, type */
     BX_O_DEVICE,      /* pathInContainer, pathOnHost, cgroupPermissions */
     BX_O_DISCREPANCY, /* field */
+    BX_O_HOLDER,      /* pid, by, place (who holds a namespace open) */
+    BX_O_DESCRIPTOR,  /* pid, fd */
+    BX_O_PATH,        /* path */
+    BX_O_ID,          /* id */
+    BX_O_PID_CONTROLLER, /* pid, controller */
 } bx_order;
 
 enum {

@@ -210,7 +210,7 @@ expect_rc 3 "... with it, a port where nothing listens is unreachable (exit 3)" 
 expect_rc 2 "boxcert-verify has no audit command" "$BOXCERT_BIN/boxcert-verify" audit --help
 nm "$BOXCERT_BIN/boxcert-verify" >"$T/syms" 2>/dev/null
 like "$T/syms" 'bx_verify_envelope' "the symbols of boxcert-verify are readable"
-unlike "$T/syms" '(bx_audit|bx_expect|audit_render|cmd_audit)' "boxcert-verify carries no audit code"
+unlike "$T/syms" '(bx_audit|bx_engine|audit_render|cmd_audit|curl_|git_)' "boxcert-verify carries no audit, engine or git code (bx_expect is its: verify --expect)"
 ln -s "$T/elsewhere.json" "$T/rep/link.json"
 expect_rc 3 "an --output that is a symlink is refused (exit 3)" audit --engine "unix://$T/ok.sock" \
   --label run=fake --tasks none --format json --output "$T/rep/link.json"

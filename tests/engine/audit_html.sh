@@ -24,7 +24,7 @@ like "$T/example.text" '^NONCOMPLIANT agent-slow-11 [0-9a-f]{12} cert [0-9a-f]{1
 like "$T/example.text" '^ORPHAN +5d0c7e21' "text: the orphan"
 ok "junit parses" $PY -c 'import sys, xml.dom.minidom as m; m.parse(sys.argv[1])' "$T/example.junit"
 like "$T/example.github" '^::error title=audit.orphan::' "github: the orphan"
-like "$T/example.github" '^::warning file=certs/stale-key.intoto.json,title=audit.certificate::certificate rejected' "github: the rejected certificate"
+like "$T/example.github" '^::warning file=certs/stale-key.intoto.json,title=audit.rejected::certificate rejected' "github: the rejected certificate"
 
 # Self-contained: nothing fetched, nothing run.
 like "$T/example.html" '<meta http-equiv="Content-Security-Policy" content="default-src .none.; style-src .unsafe-inline.">' "html: a CSP that forbids every external asset"

@@ -99,10 +99,10 @@ hardened-runc containment.seccomp.mode = "filter"
 hardened-runc containment.seccomp.profile = "default"
 hardened-runc containment.seccomp.profileSha256 ~ "^[0-9a-f]{64}$"
 hardened-runc containment.user.uids = [0,0,0,0]
-hardened-runc containment.namespaces.pid = {"engine":"private","kernel":"private"}
-hardened-runc containment.namespaces.net = {"engine":"private","kernel":"private"}
-hardened-runc containment.namespaces.user = {"engine":"default","kernel":"host"}
-hardened-runc containment.namespaces.cgroup = {"engine":"host","kernel":"host"}
+hardened-runc containment.namespaces.pid = {"engine":"private","kernel":"private","shared":{"containers":[],"heldOpen":[],"host":false}}
+hardened-runc containment.namespaces.net = {"engine":"private","kernel":"private","shared":{"containers":[],"heldOpen":[],"host":false}}
+hardened-runc containment.namespaces.user = {"engine":"default","kernel":"host","shared":{"containers":[],"heldOpen":[],"host":true}}
+hardened-runc containment.namespaces.cgroup = {"engine":"host","kernel":"host","shared":{"containers":[],"heldOpen":[],"host":true}}
 hardened-runc containment.resources.memoryBytes = 268435456
 hardened-runc containment.resources.pidsLimit = 64
 hardened-runc containment.resources.nanoCpus = null
@@ -154,7 +154,7 @@ runsc-internal evidence.discrepancies.[field=containment.network.mode].values.ru
 # --- host network
 host-net containment.network.mode = "host"
 host-net containment.network.internal = false
-host-net containment.namespaces.net = {"engine":"host","kernel":"host"}
+host-net containment.namespaces.net = {"engine":"host","kernel":"host","shared":{"containers":[],"heldOpen":[],"host":true}}
 host-net containment.network.interfaces has "lo"
 host-net containment.network.interfaces has "docker0"
 host-net evidence.discrepancies = []
@@ -201,10 +201,10 @@ user-65532 containment.user.gids = [65532,65532,65532,65532]
 user-65532 containment.capabilities.effective = []
 user-65532 evidence.discrepancies = []
 # --- host namespaces
-host-pid containment.namespaces.pid = {"engine":"host","kernel":"host"}
+host-pid containment.namespaces.pid = {"engine":"host","kernel":"host","shared":{"containers":[],"heldOpen":[],"host":true}}
 host-pid containment.namespaces.ipc.kernel = "private"
-host-ipc-uts containment.namespaces.ipc = {"engine":"host","kernel":"host"}
-host-ipc-uts containment.namespaces.uts = {"engine":"host","kernel":"host"}
+host-ipc-uts containment.namespaces.ipc = {"engine":"host","kernel":"host","shared":{"containers":[],"heldOpen":[],"host":true}}
+host-ipc-uts containment.namespaces.uts = {"engine":"host","kernel":"host","shared":{"containers":[],"heldOpen":[],"host":true}}
 host-ipc-uts containment.namespaces.pid.kernel = "private"
 host-ipc-uts containment.writeSurface.[path=/dev/shm].kind = "engine"
 # --- mounts: canonical host sources; read-write binds in the write surface

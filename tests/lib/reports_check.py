@@ -311,15 +311,36 @@ for fmt in ("html", "text", "github", "junit", "sarif"):
     r = run(B, "audit", "--from-json", apath, "--format", fmt)
     out = r.stdout.decode("utf-8")
     if fmt == "sarif":  # JSON: carries every character as it is, read by a JSON parser
-        errs = list(Draft4Validator(sarif_schema).iter_errors(json.loads(out)))
+        sd = json.loads(out)
+        errs = list(Draft4Validator(sarif_schema).iter_errors(sd))
         check(not errs, "audit sarif: valid against the SARIF 2.1.0 schema", [e.message[:200] for e in errs[:2]])
+        cres = sorted((x["ruleId"], x["level"], x["properties"]["certificateId"])
+                      for x in sd["runs"][0]["results"] if x["ruleId"] in ("audit.rejected", "audit.unmatched"))
+        want = sorted(("audit." + c["status"], "warning" if c["status"] == "rejected" else "note",
+                       c["certificateId"]) for c in adoc["certificates"])
+        check(cres == want and len(want) == 2, "audit sarif: a result for every certificate of no row", cres)
         continue
+    if fmt in ("junit", "github"):  # every certificate of no row, by its id or its file
+        for c in adoc["certificates"]:
+            base = c["file"].rsplit("/", 1)[-1].split("\\")[0]
+            kind = "rejected" if c["status"] == "rejected" else "unmatched"
+            hit = [l for l in out.splitlines() if base in l]
+            if fmt == "github":
+                hit = [l for l in hit if l.startswith(("::warning " if kind == "rejected" else "::notice "))
+                       and f"title=audit.{kind}::" in l]
+            check(len(hit) == 1, f"audit {fmt}: the {kind} certificate listed once", hit)
     check(r.returncode == 1 and not HIDDEN.search(out.replace("\n", "")),
           f"audit {fmt}: no bidi, noncharacter or control raw", [hex(ord(c)) for c in HIDDEN.findall(out)][:5])
     check("\\u{202E}" in out and ("\\x80" in out or fmt not in ("html", "text")),
           f"audit {fmt}: shown as escapes")
     if fmt == "junit":
         check(run("xmllint", "--noout", "-", input=r.stdout).returncode == 0, "audit junit: well-formed")
+        import xml.etree.ElementTree as ET
+        suite = ET.fromstring(r.stdout).find("testsuite")
+        tcs = suite.findall("testcase")
+        counts = (int(suite.get("tests")), int(suite.get("skipped") or 0))
+        check(counts == (len(tcs), sum(1 for t in tcs if t.find("skipped") is not None)) and counts[1] == 2,
+              "audit junit: tests and skipped count its cases", counts)
 
 print(f"1..{n}")
 sys.exit(1 if failed else 0)

@@ -204,8 +204,35 @@ static const mutation mutations[] = {
      "from 0 to"},
     {"/containment/namespaces/pid", "kernel", "\"shared\"", "set",
      "/predicate/containment/namespaces/pid/kernel", "one of"},
+    {"/containment/namespaces", "clock", "{\"engine\": null, \"kernel\": null}", "set",
+     "/predicate/containment/namespaces/clock", "unknown member"},
     {"/containment/namespaces", "time", "{\"engine\": null, \"kernel\": null}", "set",
-     "/predicate/containment/namespaces/time", "unknown member"},
+     "/predicate/containment/namespaces/time/shared", "missing member"},
+    {"/containment/namespaces/pid", "shared",
+     "{\"host\": false, \"containers\": [\"b\", \"a\"], \"heldOpen\": []}", "set",
+     "/predicate/containment/namespaces/pid/shared/containers/1", "not sorted"},
+    {"/containment", "processes",
+     "{\"rule\": \"ps\", \"count\": 1, \"tasks\": 1, \"scans\": 2, \"settled\": true, "
+     "\"outsideCgroups\": [], \"userNamespaces\": []}",
+     "set", "/predicate/containment/processes/rule", "one of"},
+    {"/containment", "systemPaths",
+     "{\"servedBy\": \"kernel\", \"readOnly\": {\"/proc/bus\": null, \"/proc/irq\": null, "
+     "\"/proc/sys\": true, \"/proc/sysrq-trigger\": null}, \"masks\": {\"proc/kcore\": "
+     "\"masked\"}}",
+     "set", "/predicate/containment/systemPaths/masks/proc~1kcore", "not an absolute path"},
+    {"/containment", "systemPaths",
+     "{\"servedBy\": \"kernel\", \"readOnly\": {\"/proc/bus\": null, \"/proc/irq\": null, "
+     "\"/proc/sys\": true, \"/proc/sysrq-trigger\": null, \"/proc/fs\": true}, \"masks\": "
+     "null}",
+     "set", "/predicate/containment/systemPaths/readOnly/~1proc~1fs", "unknown member"},
+    {"/containment", "descriptors",
+     "[{\"pid\": 9, \"fd\": 1, \"kind\": \"host-file\", \"target\": \"/x\"}, "
+     "{\"pid\": 8, \"fd\": 1, \"kind\": \"host-file\", \"target\": \"/y\"}]",
+     "set", "/predicate/containment/descriptors/1", "not sorted"},
+    {"/containment/user", "everyUid", "[0, 0]", "set", "/predicate/containment/user/everyUid/1",
+     "repeated"},
+    {"/evidence/collection", "startedAt", "\"2026-01-01T00:00:00.10Z\"", "set",
+     "/predicate/evidence/collection/startedAt", "no trailing 0"},
     {"/containment/resources", "memoryBytes", "-1", "set",
      "/predicate/containment/resources/memoryBytes", "from 1 to"},
     {"/containment/resources", "memoryBytes", "\"256m\"", "set",

@@ -162,8 +162,8 @@ static void agreeing(void)
     ok(json_is_string(at(r.p, "/evidence/kernelSha256")), "kernelSha256 set");
     ok(is_json(at(r.p, "/containment/user/uids"), "[0,0,0,0]"), "uids from the kernel");
     ok(is_json(at(r.p, "/containment/namespaces/pid"),
-               "{\"engine\":\"private\",\"kernel\":\"private\"}"),
-       "namespaces: engine and kernel side by side");
+               "{\"engine\":\"private\",\"kernel\":\"private\",\"shared\":null}"),
+       "namespaces: engine and kernel side by side (no sharing read: null)");
     ok(is_json(at(r.p, "/containment/resources/cpuShares"), "null"),
        "cpu.shares 1024 with no engine shares: no limit (null)");
     ok(is_json(at(r.p, "/containment/network/interfaces"), "[\"lo\"]"),
@@ -381,6 +381,57 @@ static void evidence_digests(void)
     bxa_evidence_free(ev);
 }
 
+/* v2: the kernel's processes, its every id, the namespaces' sharing, system paths and
+ * descriptors land in the predicate; a process outside the session's memory or pids cgroup
+ * and a second user namespace are discrepancies. */
+#define V2_KERNEL                                                                                  \
+    "{\"user\":{\"uids\":[65532,65532,65532,65532],\"gids\":[65532,65532,65532,65532],"         \
+    "\"groups\":[65532],\"everyUid\":[0,65532],\"everyGid\":[65532],\"everyGroup\":[65532],"    \
+    "\"inNamespace\":{\"everyUid\":[0,65532],\"everyGid\":[65532],\"everyGroup\":[65532]}},"     \
+    "\"resources\":{\"memoryBytes\":null,\"pidsLimit\":null},"                                  \
+    "\"namespaces\":{\"pid\":\"private\"},\"namespacesShared\":{\"pid\":{\"host\":false,"        \
+    "\"containers\":[\"w\"],\"heldOpen\":[]}},"                                                 \
+    "\"processes\":{\"rule\":\"pid-namespace\",\"count\":2,\"tasks\":3,\"scans\":2,"            \
+    "\"settled\":true,\"outsideCgroups\":[{\"controller\":\"memory\",\"path\":\"/\",\"pid\":7},"  \
+    "{\"controller\":\"pids\",\"path\":\"/x\",\"pid\":7}],\"userNamespaces\":[{\"id\":\"user:[1]\","  \
+    "\"uidMap\":[],\"gidMap\":[],\"processes\":1},{\"id\":\"user:[2]\",\"uidMap\":[],"           \
+    "\"gidMap\":[],\"processes\":1}]},"                                                          \
+    "\"systemPaths\":{\"servedBy\":\"kernel\",\"readOnly\":{},\"masks\":{}},"                     \
+    "\"descriptors\":[{\"pid\":7,\"fd\":3,\"kind\":\"engine-socket\",\"target\":\"/run/docker.sock\"}],"  \
+    "\"devices\":{\"allowAll\":false,\"nodes\":[]}}"
+
+static void v2_members(void)
+{
+    run r = reconcile(NULL, "engine+kernel", NULL, NULL, V2_KERNEL, NULL);
+    const json_t *d;
+
+    ok(r.rc == 0, "v2 kernel: reconciled");
+    ok(is_json(at(r.p, "/containment/user/everyUid"), "[0,65532]"), "every uid from the kernel");
+    ok(is_json(at(r.p, "/containment/user/inNamespace/everyUid"), "[0,65532]"),
+       "every uid in the tasks' own user namespaces");
+    ok(is_json(at(r.p, "/containment/namespaces/pid/shared/containers"), "[\"w\"]"),
+       "the pid namespace's sharing from the kernel");
+    ok(json_is_null(at(r.p, "/containment/namespaces/ipc/shared")),
+       "a namespace whose sharing was not read: null");
+    ok(is_json(at(r.p, "/containment/processes/count"), "2"), "processes from the kernel");
+    ok(is_json(at(r.p, "/containment/descriptors/0/kind"), "\"engine-socket\""),
+       "descriptors from the kernel");
+    ok(is_json(at(r.p, "/containment/devices/nodes"), "[]"), "device nodes from the kernel");
+    ok(json_is_null(at(r.p, "/containment/resources/memoryBytes")) &&
+           json_is_null(at(r.p, "/containment/resources/pidsLimit")),
+       "limits a process escaped: null");
+    d = discrepancy(r.p, "containment.resources.memoryBytes");
+    ok(d && strstr(json_string_value(json_object_get(d, "reason")), "outside its memory cgroup"),
+       "a process outside the memory cgroup: a discrepancy");
+    d = discrepancy(r.p, "containment.resources.pidsLimit");
+    ok(d && strstr(json_string_value(json_object_get(d, "reason")), "process 7"),
+       "a process outside the pids cgroup: a discrepancy naming it");
+    ok(discrepancy(r.p, "containment.processes.userNamespaces") != NULL,
+       "two user namespaces among the session's processes: a discrepancy");
+    is_str(src(&r, "processes"), "kernel", "processes: the kernel's");
+    done(&r);
+}
+
 int main(void)
 {
     version = load("version.json", NULL, NULL);
@@ -395,6 +446,7 @@ int main(void)
     runsc_views();
     surface();
     evidence_digests();
+    v2_members();
     json_decref(version);
     json_decref(info);
     json_decref(container);

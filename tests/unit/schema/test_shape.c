@@ -17,6 +17,16 @@ static json_t *parse(const char *s)
     return v;
 }
 
+/* What a v2 statement carries that a v1 one does not: nulled by the patch (a merge patch deletes
+ * with null, and the fixture tools put back only what the version carries). */
+#define V1_CONTAINMENT                                                                             \
+    "\"sysctls\":null,\"processes\":null,\"systemPaths\":null,\"descriptors\":null,"               \
+    "\"devices\":{\"nodes\":null},\"namespaces\":{\"mnt\":null,\"time\":null,\"cgroup\":"          \
+    "{\"shared\":null},\"ipc\":{\"shared\":null},\"net\":{\"shared\":null},\"pid\":{\"shared\":"     \
+    "null},\"user\":{\"shared\":null},\"uts\":{\"shared\":null}},\"user\":{\"everyUid\":null,"      \
+    "\"everyGid\":null,\"everyGroup\":null,\"inNamespace\":null}"
+#define V1_EVIDENCE "\"evidence\":{\"collection\":null}"
+
 static void versions(void)
 {
     static const struct {
@@ -69,11 +79,14 @@ static void closed(void)
     } t[] = {
         {"{}", NULL, NULL, 0},
         /* v1 has its own closed schema: no v2 member, every v1 member */
-        {"{\"predicateType\":\"urn:boxcert:containment:v1\"}", "/predicate/containment/sysctls",
+        {"{\"predicateType\":\"urn:boxcert:containment:v1\"}", "/predicate/containment/descriptors",
          "unknown member", BX_EINVAL},
         {"{\"predicateType\":\"urn:boxcert:containment:v1\",\"predicate\":{\"containment\":"
-         "{\"sysctls\":null}}}",
+         "{" V1_CONTAINMENT "}," V1_EVIDENCE "}}",
          NULL, NULL, 0},
+        {"{\"predicateType\":\"urn:boxcert:containment:v1\",\"predicate\":{\"containment\":"
+         "{" V1_CONTAINMENT "}}}",
+         "/predicate/evidence/collection", "unknown member", BX_EINVAL},
         {"{\"predicate\":{\"containment\":{\"sysctls\":null}}}", "/predicate/containment/sysctls",
          "expected an object, found null", BX_EINVAL},
         {"{\"predicateType\":\"urn:boxcert:containment:v3\"}", "/predicateType", "v3 is newer",
@@ -106,16 +119,18 @@ static void closed(void)
         {"{\"predicate\":{\"requested\":{\"containment\":{\"rootfs\":{\"readOnly\":\"yes\"}},"
          "\"sha256\":\"0000000000000000000000000000000000000000000000000000000000000000\"}}}",
          "/predicate/requested/containment/rootfs/readOnly", "expected true or false", BX_EINVAL},
-        {"{\"predicateType\":\"urn:boxcert:containment:v1\",\"predicate\":{\"containment\":{"
-         "\"sysctls\":null},\"requested\":{\"containment\":{\"rootfs\":{\"readOnly\":\"yes\"}},"
+        {"{\"predicateType\":\"urn:boxcert:containment:v1\",\"predicate\":{" V1_EVIDENCE
+         ",\"containment\":{" V1_CONTAINMENT "},\"requested\":{\"containment\":{\"rootfs\":{"
+         "\"readOnly\":\"yes\"}},"
          "\"sha256\":\"0000000000000000000000000000000000000000000000000000000000000000\"}}}",
          NULL, NULL, 0},
         {"{\"predicate\":{\"requested\":{\"containment\":{\"network\":\"none\",\"sysctls\":"
          "{\"net.ipv4.ip_forward\":\"0\"}},\"sha256\":"
          "\"0000000000000000000000000000000000000000000000000000000000000000\"}}}",
          NULL, NULL, 0},
-        {"{\"predicateType\":\"urn:boxcert:containment:v1\",\"predicate\":{\"containment\":{"
-         "\"sysctls\":null},\"requested\":{\"containment\":{\"sysctls\":{}},\"sha256\":"
+        {"{\"predicateType\":\"urn:boxcert:containment:v1\",\"predicate\":{" V1_EVIDENCE
+         ",\"containment\":{" V1_CONTAINMENT "},\"requested\":{\"containment\":{\"sysctls\":{}},"
+         "\"sha256\":"
          "\"0000000000000000000000000000000000000000000000000000000000000000\"}}}",
          "/predicate/requested/containment/sysctls", "unknown member", BX_EINVAL},
     };
