@@ -15,13 +15,20 @@ typedef struct {
     int docker;       /* /version does not name Podman */
     int reachable;    /* /info answered */
     int lost;         /* unreachable, or failed after answering */
-    long alias_of;    /* index of the engine with the same ID reached first, or -1 */
+    long alias_of;    /* index of the engine it was proven to be (bxu_same_engine), or -1 */
+    int same_by;      /* how: BXU_SAME_SOCKET or BXU_SAME_LISTINGS (alias_of >= 0) */
+    int conflict;     /* it shares an earlier engine's ID, yet differs from it */
+    size_t conflict_of; /* that engine, when conflict */
     char error[400];  /* why it was unreachable or lost */
     int flags;        /* as given to bx_audit_add_engine */
     bx_engine **more; /* owned: jobs - 1 more handles (workers 1...), NULL until opened */
     size_t nmore;
     json_t *all;      /* owned: /containers/json?all=1 */
 } bxu_engine;
+
+enum { BXU_SAME_SOCKET = 1, BXU_SAME_LISTINGS = 2 };
+/* Rounds of listings at most, per endpoint, to prove two endpoints of one ID one engine. */
+#define BXU_SAME_ROUNDS 3
 
 typedef enum { BXU_PRESENT, BXU_LOST, BXU_GONE } bxu_where;
 

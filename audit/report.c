@@ -27,10 +27,12 @@ static json_t *engines_json(const bx_audit *a)
         const bxu_engine *e = &a->engines[i];
         json_array_append_new(
             arr,
-            json_pack("{s:o, s:o, s:b, s:b, s:o, s:o}", "endpoint", bxu_string(e->endpoint), "id",
-                      str_or_null(e->id), "reachable", e->reachable, "lost",
+            json_pack("{s:o, s:o, s:b, s:b, s:o, s:o, s:o}", "endpoint", bxu_string(e->endpoint),
+                      "id", str_or_null(e->id), "reachable", e->reachable, "lost",
                       e->lost && e->reachable, "sameAs",
                       e->alias_of >= 0 ? bxu_string(a->engines[e->alias_of].endpoint) : json_null(),
+                      "conflictWith",
+                      e->conflict ? bxu_string(a->engines[e->conflict_of].endpoint) : json_null(),
                       "error", str_or_null(e->error)));
     }
     return arr;
@@ -177,7 +179,7 @@ static json_t *cert_json(const bxu_cert *c)
 
 int bx_audit_report(bx_audit *a, json_t **report, int *complete, size_t *violations, bx_error *err)
 {
-    size_t count[5] = {0}, late = 0, leftover = 0, dup = 0, viol = 0;
+    size_t count[5] = {0}, late = 0, leftover = 0, dup = 0, viol = 0, conflicts = 0;
     size_t matched = 0, unmatched = 0, rejected = 0;
     json_t *doc = NULL, *sessions = NULL, *certs = NULL, *policy = NULL;
     char at[21];
@@ -214,12 +216,15 @@ int bx_audit_report(bx_audit *a, json_t **report, int *complete, size_t *violati
             goto oom;
     }
     viol += json_array_size(a->orphans);
-    for (size_t i = 0; i < a->nengines; i++)
+    for (size_t i = 0; i < a->nengines; i++) {
         done &= !a->engines[i].lost;
+        conflicts += a->engines[i].conflict != 0; /* an engine ID shared by engines that differ */
+    }
+    viol += conflicts;
     done &= !a->certs_incomplete && !a->tasks_incomplete;
     doc = json_pack(
         "{s:i, s:o, s:s, s:b, s:o, s:o, s:o, s:O, s:o, s:{s:I, s:I, s:I, s:I, s:I, s:I, "
-        "s:I, s:I, s:I, s:I, s:I, s:{s:I, s:I, s:I, s:I}}}",
+        "s:I, s:I, s:I, s:I, s:I, s:I, s:{s:I, s:I, s:I, s:I}}}",
         "version", 1, "policy", policy, "auditedAt", bx_time_format(a->o.now, at),
         "complete", done, "engines", engines_json(a), "sessions", sessions, "certificates", certs,
         "orphans", a->orphans, "tasksFolder", str_or_null(a->tasks_folder), "summary", "sessions",
@@ -228,7 +233,8 @@ int bx_audit_report(bx_audit *a, json_t **report, int *complete, size_t *violati
         "missing", (json_int_t)count[BXU_V_MISSING], "unreachable",
         (json_int_t)count[BXU_V_UNREACHABLE], "late", (json_int_t)late, "leftover",
         (json_int_t)leftover, "duplicate", (json_int_t)dup, "orphans",
-        (json_int_t)json_array_size(a->orphans), "violations", (json_int_t)viol, "certificates",
+        (json_int_t)json_array_size(a->orphans), "conflicts", (json_int_t)conflicts,
+        "violations", (json_int_t)viol, "certificates",
         "total", (json_int_t)a->ncerts, "matched", (json_int_t)matched, "unmatched",
         (json_int_t)unmatched, "rejected", (json_int_t)rejected);
     sessions = certs = policy = NULL; /* stolen by json_pack, even when it fails */
