@@ -12,6 +12,8 @@ typedef struct {
     bx_engine *eng;   /* owned */
     char id[192];     /* /info ID, "" when not known */
     int local;        /* a unix:// socket */
+    int host_daemon;  /* local, and its peer (SO_PEERCRED) is a dockerd of this host: it shares
+                       * this host's containerd (bxu_host_daemon) */
     int docker;       /* /version does not name Podman */
     int reachable;    /* /info answered */
     int lost;         /* unreachable, or failed after answering */
@@ -131,6 +133,11 @@ bx_engine *bxu_engine_for(bx_audit *a, size_t i, unsigned worker);
 int bxu_engine_is_lost(bx_audit *a, size_t i);
 /* The progress callback, serialised. */
 void bxu_progress(bx_audit *a, const char *phase, size_t done, size_t total);
+
+/* 1 when the unix socket at path is served by a dockerd process of this host (its peer's
+ * pid, SO_PEERCRED, seen in this pid namespace, named dockerd): its tasks are this host's
+ * containerd's. 0 otherwise (another process, a socket forwarded from elsewhere). */
+int bxu_host_daemon(const char *path);
 
 /* The engines phase (engines.c). */
 int bxu_scan(bx_audit *a, bx_error *err);

@@ -6,7 +6,11 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
 
 void bxu_engine_lost(bx_audit *a, size_t i, const bx_error *err)
 {
@@ -179,6 +183,37 @@ static int list_one(bxu_engine *e, const char *path, json_t **out, bx_error *err
     return rc != 0 ? rc : check_listing(*out, "/containers/json", err);
 }
 
+int bxu_host_daemon(const char *path)
+{
+    struct sockaddr_un sa = {.sun_family = AF_UNIX};
+    struct ucred cr = {0};
+    socklen_t len = sizeof cr;
+    char comm[64] = "", proc[64];
+    int fd = -1, cfd = -1, yes = 0;
+    ssize_t n;
+
+    if (strlen(path) >= sizeof sa.sun_path)
+        return 0;
+    memcpy(sa.sun_path, path, strlen(path) + 1);
+    if ((fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0)) < 0 ||
+        connect(fd, (struct sockaddr *)&sa, sizeof sa) != 0 ||
+        getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cr, &len) != 0 || cr.pid <= 0)
+        goto out;
+    snprintf(proc, sizeof proc, "/proc/%d/comm", (int)cr.pid);
+    if ((cfd = open(proc, O_RDONLY | O_NONBLOCK | O_CLOEXEC)) < 0)
+        goto out;
+    if ((n = read(cfd, comm, sizeof comm - 1)) <= 0)
+        goto out;
+    comm[n] = '\0';
+    yes = strcmp(comm, "dockerd\n") == 0;
+out:
+    if (cfd >= 0)
+        close(cfd);
+    if (fd >= 0)
+        close(fd);
+    return yes;
+}
+
 /* The socket file of a unix:// endpoint, stat'ed: 0, or -1 when it is not one. */
 static int socket_of(const bxu_engine *e, struct stat *st)
 {
@@ -318,6 +353,8 @@ static int list_engine(bx_audit *a, size_t i, meta pending[2], bx_error *err)
         bxu_engine_lost(a, i, &ee);
         goto out;
     }
+    if (e->local) /* does it share this host's containerd? (orphans, tasks.c) */
+        e->host_daemon = bxu_host_daemon(e->endpoint + 7);
     meta_start(a, e, &m[0], "/version");
     meta_start(a, e, &m[1], "/info");
     if (!pending) {

@@ -98,4 +98,15 @@ is "$(q sock 'r["engines"][1]["sameAs"], r["summary"]["conflicts"]')" "unix://$T
   "... is one engine"
 is "$(grep -c '^/containers/json$' "$T/a.sock.log")" 1 "... proven by the socket: listed once"
 
+# Orphans: only an engine that shares this host's containerd (a dockerd of this host on a
+# local socket: SO_PEERCRED) subtracts its containers from the host's tasks. A fake engine is
+# no dockerd: a task it lists is still an orphan.
+W=$(printf 'd%.0s' $(seq 64))
+mkdir -p "$T/tasks/$X" "$T/tasks/$W"
+"$BOXCERT" audit --policy "$BOXCERT_SOURCE_DIR/fixtures/certificate/policy.yaml" --key "$T/k.pub" \
+  --certs "$T/certs" --label run=r1 --tasks "$T/tasks" --engine "unix://$T/a.sock" \
+  --format json --output "$T/orph.json" >/dev/null 2>&1
+is "$($PY -c 'import json,sys; r=json.load(open(sys.argv[1])); print(sorted(o["id"] for o in r["orphans"]) == sorted(sys.argv[2:]), r["engines"][0]["id"] is not None)' "$T/orph.json" "$X" "$W")" \
+  "True True" "a task a fake engine on a local socket lists is an orphan (it is not this host's dockerd)"
+
 done_testing
