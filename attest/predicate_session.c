@@ -250,7 +250,21 @@ int bxa_build_image(bxa_pctx *x, json_t **out)
 
 int bxa_build_source(bxa_pctx *x, json_t **out)
 {
-    *out = !x->o->source_given ? json_null() : json_pack("{s:b}", "dirty", x->o->source_dirty != 0);
+    json_t *ign;
+
+    if (!x->o->source_given) {
+        *out = json_null();
+        return 0;
+    }
+    if (!(ign = json_array()))
+        return bxa_oom(x->err);
+    for (unsigned b = 0; bx_source_ignored_names[b]; b++)
+        if ((x->o->source_ignored & (1u << b)) &&
+            json_array_append_new(ign, json_string(bx_source_ignored_names[b])) != 0) {
+            json_decref(ign);
+            return bxa_oom(x->err);
+        }
+    *out = json_pack("{s:b, s:o}", "dirty", x->o->source_dirty != 0, "ignored", ign);
     return *out ? 0 : bxa_oom(x->err);
 }
 

@@ -241,8 +241,16 @@ static const bx_member m_image[] = {
     {0},
 };
 
+static const char *const e_src_ignored[] = {"assume-unchanged", "config", "core.worktree",
+                                            "info-attributes", "skip-worktree", NULL};
 static const bx_member m_source[] = {
-    {"dirty", BOOL},
+    {"dirty", BOOL, 0, 0, 0,
+     "The checkout's tracked files differ from the commit's tree (each hashed raw; the index, "
+     "the repository's configuration and attributes never read)."},
+    {"ignored", ARR(ENUM(e_src_ignored), BX_O_STRING, 1), 0, 2, 0,
+     "What the checkout said and the check did not read: skip-worktree or assume-unchanged "
+     "entries in its index, a core.worktree or other settings in its config, "
+     ".git/info/attributes. Sorted."},
     {0},
 };
 

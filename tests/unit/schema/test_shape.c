@@ -25,7 +25,7 @@ static json_t *parse(const char *s)
     "{\"shared\":null},\"ipc\":{\"shared\":null},\"net\":{\"shared\":null},\"pid\":{\"shared\":"     \
     "null},\"user\":{\"shared\":null},\"uts\":{\"shared\":null}},\"user\":{\"everyUid\":null,"      \
     "\"everyGid\":null,\"everyGroup\":null,\"inNamespace\":null}"
-#define V1_EVIDENCE "\"evidence\":{\"collection\":null}"
+#define V1_EVIDENCE "\"evidence\":{\"collection\":null},\"source\":{\"ignored\":null}"
 
 static void versions(void)
 {
