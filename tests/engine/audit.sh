@@ -236,6 +236,9 @@ ok "the old certificate is kept" cmp "$T/ccerts/$c1.intoto.json" "$T/c1.before"
 ok "the new one is named after the start" bash -c "ls '$T/ccerts/$c1'-20*Z.intoto.json"
 is "$($PY -c 'import json,sys; r=json.load(open(sys.argv[1])); print(sorted(x["status"] for x in r["certificates"]))' "$T/collect3.json")" \
   "['unmatched']" "the old start's certificate is listed, unmatched"
+is "$($PY -c 'import json,sys; r=json.load(open(sys.argv[1])); print([x["startedAt"] for x in r["sessions"] if x["containerId"] == sys.argv[2]])' "$T/collect3.json" "$c1")" \
+  "['$("$DOCKER" inspect -f '{{.State.StartedAt}}' "$c1")']" \
+  "the restarted session's row carries its start to the nanosecond, as the engine gives it"
 # Several sessions at once (--jobs): the same rows, certificates and files as one at a
 # time. Ten sessions (one weak) for four workers.
 PRUN=audit.run=$RUN_ID-p
