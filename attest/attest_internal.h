@@ -208,6 +208,7 @@ typedef struct {
     json_t *runtime_args; /* runsc: the global flags of the sandbox's cmdline */
     json_t *sandbox;      /* runsc: evidence.sandbox */
     char why[200];        /* why the level is what it is (shown by inspect) */
+    const char *possible; /* the highest level the session's runtime allows here (static) */
 } bxa_views;
 void bxa_views_free(bxa_views *v);
 
@@ -290,6 +291,9 @@ uint64_t bxa_boot_ticks(void);
  * the view cannot be had (another PID namespace, an unknown runtime), v->level stays
  * "engine" and v->why says why. */
 int bxa_kernel_read(const bxa_session *s, bxa_views *v, bx_evidence *ev, bx_error *err) BX_WUR;
+/* The highest level a session of this runtime can be collected at on its own host:
+ * engine+runtime for runsc, engine+kernel for runc and crun, engine otherwise. */
+const char *bxa_level_possible(const char *runtime);
 
 /* The OCI spec's view of the containment (config.json already parsed). *seccomp_sha is the
  * SHA-256 (hex) of the JCS of linux.seccomp, "" when the spec has none. Caller owns *view. */

@@ -262,7 +262,7 @@ static int kernel_view(bx_engine *eng, const bx_collect_opts *o, const replies *
         .shared = o->shared,
     };
 
-    v->level = "engine";
+    v->level = v->possible = "engine";
     if (o->engine_only) {
         snprintf(v->why, sizeof v->why, "the kernel view was not asked for");
         return 0;
@@ -272,6 +272,7 @@ static int kernel_view(bx_engine *eng, const bx_collect_opts *o, const replies *
                  "a remote (tcp://) engine: its sessions are not on this host");
         return 0;
     }
+    v->possible = bxa_level_possible(s.runtime);
     if (s.oci_config &&
         (strstr(s.oci_config, "/../") || s.oci_config[0] != '/' || !strstr(s.oci_config, s.id)))
         return bxa_bad(err, "libpod", "/OCIConfigPath", "not the task's config.json");
@@ -435,6 +436,7 @@ int bx_collect_full(bx_engine *eng, const bx_collect_opts *o, bx_collection *out
     out->sources = sources;
     out->evidence = ev;
     snprintf(out->why, sizeof out->why, "%s", v.why);
+    snprintf(out->possible, sizeof out->possible, "%s", v.possible ? v.possible : "engine");
     p = sources = NULL;
     ev = NULL;
 out:

@@ -8,6 +8,8 @@
  * the kernel's and the spec's evidence, are dropped when it is not. */
 #include "attest_internal.h"
 
+#include <errno.h>
+
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,6 +58,13 @@ static int is_process_runtime(const char *rt)
                   strcmp(rt, "io.containerd.runtime.v1.linux") == 0);
 }
 
+const char *bxa_level_possible(const char *runtime)
+{
+    return is_runsc(runtime)              ? "engine+runtime"
+           : is_process_runtime(runtime) ? "engine+kernel"
+                                         : "engine";
+}
+
 int bxa_kernel_read(const bxa_session *s, bxa_views *v, bx_evidence *ev, bx_error *err)
 {
     bxa_kctx k = {.s = s, .v = v, .ev = ev, .err = err, .procfd = -1, .daemon_pid = -1};
@@ -91,6 +100,20 @@ int bxa_kernel_read(const bxa_session *s, bxa_views *v, bx_evidence *ev, bx_erro
                  "another PID namespace)",
                  (long long)s->pid);
         goto out;
+    }
+    {
+        /* the session's namespaces, descriptors and mounts are readable only with ptrace
+         * access to its processes (root, or CAP_SYS_PTRACE over them): without it the kernel
+         * view would be half facts, so the level stays engine and says why */
+        char probe[64];
+        if (readlinkat(init.dfd, "ns/pid", probe, sizeof probe) < 0 &&
+            (errno == EACCES || errno == EPERM)) {
+            snprintf(v->why, sizeof v->why,
+                     "the session's processes are not readable by this collector (uid %u): "
+                     "their namespaces, descriptors and mounts need root",
+                     (unsigned)geteuid());
+            goto out;
+        }
     }
     bxa_host_mounts(&k, proc_root);
     bxa_daemon_lookup(&k, proc_root);

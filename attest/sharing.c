@@ -10,6 +10,7 @@
 #include "attest_internal.h"
 
 #include <dirent.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdlib.h>
@@ -21,6 +22,7 @@
 
 typedef struct {
     json_t *kind[BXA_NS_COUNT]; /* {host, containers, heldOpen} */
+    int64_t unreadable;         /* a process outside whose namespaces could not be read */
 } sharing;
 
 static int cmp_i64(const void *a, const void *b)
@@ -164,6 +166,16 @@ static int one(bxa_kctx *k, const bxa_weakest *w, sharing *sh, int64_t pid, int 
     DIR *d;
     struct dirent *e;
 
+    /* a process whose namespace links this collector may not read (no ptrace access: not
+     * root, an LSM) could share any of them: then no one knows (shared null), never "no".
+     * The host's init (pid 1 here) is the host's own, whose root is out of scope: some hosts
+     * deny reading it even to root (docs/collector.md, "Namespaces shared"). */
+    if (readlinkat(dfd, "ns/pid", links[0], sizeof links[0]) < 0 &&
+        (errno == EACCES || errno == EPERM)) {
+        if (pid != 1)
+            sh->unreadable = pid;
+        return 0;
+    }
     for (int i = 0; i < BXA_NS_COUNT; i++) {
         bxa_ns_link(dfd, bxa_ns_names[i], links[i]);
         if (!session_ns(w, i, links[i]))
@@ -241,7 +253,7 @@ static int engine_modes(bxa_kctx *k, sharing *sh)
 
 int bxa_ns_sharing(bxa_kctx *k, const bxa_weakest *w, json_t **out)
 {
-    sharing sh = {{NULL}};
+    sharing sh = {{NULL}, 0};
     char(*mntns)[64] = calloc(MNTNS_MAX, 64);
     size_t nmntns = 0, nall = 0, cap = 0;
     int64_t *pids = NULL, *all = NULL;
@@ -299,7 +311,12 @@ int bxa_ns_sharing(bxa_kctx *k, const bxa_weakest *w, json_t **out)
             rc = one(k, w, &sh, all[i], dfd, mntns, &nmntns);
         close(dfd);
     }
-    for (int i = 0; rc == 0 && i < BXA_NS_COUNT; i++) {
+    if (rc == 0 && sh.unreadable) {
+        /* unknown for every kind (the caller records null) */
+        json_decref(r);
+        r = json_null();
+    }
+    for (int i = 0; rc == 0 && !sh.unreadable && i < BXA_NS_COUNT; i++) {
         if (json_is_true(json_object_get(sh.kind[i], "host")) &&
             (json_array_clear(json_object_get(sh.kind[i], "containers")) != 0 ||
              json_array_clear(json_object_get(sh.kind[i], "heldOpen")) != 0))

@@ -4,15 +4,26 @@
 #include "audit_internal.h"
 
 #include <stdio.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 void *bxu_grow(void *v, size_t *n, size_t sz)
 {
-    char *g = realloc(v, (*n + 1) * sz);
+    /* the array holds a power of two of elements, at least *n: it is reallocated only when
+     * *n + 1 passes it, so growing to N costs O(N) copies, not O(N^2) */
+    size_t cap = 1;
+    char *g = v;
 
-    if (!g)
-        return NULL;
+    while (cap < *n)
+        cap <<= 1;
+    if (!v || *n + 1 > cap) {
+        size_t want = !v ? (*n ? cap : 1) : cap << 1;
+        while (want < *n + 1)
+            want <<= 1;
+        if (want > SIZE_MAX / sz || !(g = realloc(v, want * sz)))
+            return NULL;
+    }
     memset(g + *n * sz, 0, sz);
     (*n)++;
     return g;

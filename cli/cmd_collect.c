@@ -7,7 +7,8 @@
 #include <time.h>
 
 static const char help[] =
-    "usage: boxcert collect CONTAINER --key KEY... [--engine URL] [--insecure-engine]\n"
+    "usage: boxcert collect CONTAINER --key KEY... [--engine URL|--context NAME]\n"
+    "                       [--insecure-engine] [--require-level LEVEL]\n"
     "                       [--expect-image sha256:HEX] [--requested FILE]\n"
     "                       [--source-repo DIR --source-rev COMMIT] [--nonce HEX]\n"
     "                       [--ttl DURATION] [--evidence-out DIR] [--out FILE]\n\n"
@@ -18,7 +19,13 @@ static const char help[] =
     "  --engine URL         unix:///path or tcp://host:port (default $DOCKER_HOST, else\n"
     "                       unix:///var/run/docker.sock); tcp:// uses mutual TLS with\n"
     "                       DOCKER_TLS_VERIFY=1 and DOCKER_CERT_PATH (ca.pem, cert.pem, key.pem)\n"
+    "                       or context:NAME; without it DOCKER_HOST, DOCKER_CONTEXT, the\n"
+    "                       docker config's currentContext, as the docker CLI\n"
+    "  --context NAME       the engine of docker context NAME (its own TLS material)\n"
     "  --insecure-engine    allow a plain tcp:// engine (no TLS)\n"
+    "  --require-level L    refuse (exit 1, nothing written) below level L: engine,\n"
+    "                       engine+kernel, engine+runtime, or highest (what the session's\n"
+    "                       runtime allows here); without it a lower level than that warns\n"
     "  --expect-image ID    refuse unless the session runs exactly this image ID\n"
     "  --requested FILE     what the launcher asked for (YAML or JSON, `boxcert schema\n"
     "                       requested`): refuse if the session is weaker\n"
@@ -69,10 +76,33 @@ static int prompts(const char *path)
     return strstr(head, "ENCRYPTED") != NULL;
 }
 
+/* The level reached against --require-level (refused: exit 1) or, without it, against what
+ * the session's runtime allows here (one warning line). */
+static int level_check(const bx_collection *col, const char *need)
+{
+    const char *got = json_string_value(bx_json_at(col->predicate, "/evidence/level"));
+    const char *want = need && strcmp(need, "highest") == 0 ? col->possible : need;
+
+    if (!got)
+        got = "engine";
+    if (want && strcmp(want, "engine") != 0 && strcmp(got, want) != 0) {
+        fprintf(stderr, "boxcert: collect: level %s, not the %s --require-level %s asks: %s\n",
+                got, want, need, col->why);
+        return EXIT_REJECT;
+    }
+    if (!need && strcmp(got, col->possible) != 0)
+        fprintf(stderr, "boxcert: warning: certificate at level %s, below the %s its runtime allows "
+                        "here: %s\n",
+                got, col->possible, col->why);
+    return 0;
+}
+
 int cmd_collect(int argc, char **argv)
 {
     static const struct option opts[] = {{"key", required_argument, 0, 'k'},
                                          {"engine", required_argument, 0, 'e'},
+                                         {"context", required_argument, 0, 'C'},
+                                         {"require-level", required_argument, 0, 'L'},
                                          {"insecure-engine", no_argument, 0, 'I'},
                                          {"expect-image", required_argument, 0, 'i'},
                                          {"requested", required_argument, 0, 'r'},
@@ -87,6 +117,8 @@ int cmd_collect(int argc, char **argv)
     cli_list keyfiles = {0};
     const char *engine_url = NULL, *expect = NULL, *nonce = NULL, *ttl_s = "24h", *out = NULL;
     const char *req_file = NULL, *repo = NULL, *rev = NULL, *evidence_dir = NULL;
+    const char *context = NULL, *need_level = NULL;
+    char ctx_url[300];
     int c, rc = EXIT_PASS, insecure = 0, dirty = 0;
     unsigned src_ignored = 0;
     bx_error err;
@@ -103,6 +135,8 @@ int cmd_collect(int argc, char **argv)
         switch (c) {
         case 'k': cli_list_add(&keyfiles, optarg); break;
         case 'e': engine_url = optarg; break;
+        case 'C': context = optarg; break;
+        case 'L': need_level = optarg; break;
         case 'I': insecure = 1; break;
         case 'i': expect = optarg; break;
         case 'r': req_file = optarg; break;
@@ -118,6 +152,21 @@ int cmd_collect(int argc, char **argv)
     }
     if (optind != argc - 1) {
         rc = cli_usage_error("collect", "exactly one CONTAINER is required (see --help)");
+        goto out;
+    }
+    if (engine_url && context) {
+        rc = cli_usage_error("--context", "either --engine or --context, not both");
+        goto out;
+    }
+    if (context) {
+        snprintf(ctx_url, sizeof ctx_url, "context:%.280s", context);
+        engine_url = ctx_url;
+    }
+    if (need_level && strcmp(need_level, "engine") != 0 && strcmp(need_level, "engine+kernel") != 0 &&
+        strcmp(need_level, "engine+runtime") != 0 && strcmp(need_level, "highest") != 0) {
+        rc = cli_usage_error("--require-level",
+                             "'%s' is not engine, engine+kernel, engine+runtime or highest",
+                             need_level);
         goto out;
     }
     if (keyfiles.n == 0) {
@@ -187,6 +236,8 @@ int cmd_collect(int argc, char **argv)
         rc = cli_report(argv[optind], &err);
         goto out;
     }
+    if ((rc = level_check(&col, need_level)) != 0)
+        goto out;
     if (bx_collector_untraced(&err) != 0) {
         rc = cli_report("collect", &err);
         goto out;

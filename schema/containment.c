@@ -205,7 +205,9 @@ static const bx_member m_host[] = {
 
 static const bx_member m_engine[] = {
     {"apiVersion", STR_N(BX_F_APIVER)},
-    {"endpoint", STR_N(BX_F_ENDPOINT)},
+    {"endpoint", STR_N(BX_F_ENDPOINT), 0, 1, 1},
+    {"endpoint", STR_N(BX_F_ENDPOINT2), 0, 2, 0,
+     "The engine's address: unix:///path, tcp://host:port or ssh://[user@]host[:port]."},
     {"id", STR_N(BX_F_NONEMPTY)},
     {"kind", ENUM(e_engine_kind)},
     {"tlsPeerSha256", &hex64_n},

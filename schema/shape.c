@@ -248,6 +248,11 @@ static int check_format(const bx_shape *sh, const json_t *v, bx_error *err)
         return (n > 8 && memcmp(s, "unix:///", 8) == 0) || (n > 6 && memcmp(s, "tcp://", 6) == 0)
                    ? 0
                    : bad(err, "expected unix:///path or tcp://host:port");
+    case BX_F_ENDPOINT2:
+        return (n > 8 && memcmp(s, "unix:///", 8) == 0) || (n > 6 && memcmp(s, "tcp://", 6) == 0) ||
+                       (n > 6 && memcmp(s, "ssh://", 6) == 0)
+                   ? 0
+                   : bad(err, "expected unix:///path, tcp://host:port or ssh://[user@]host[:port]");
     case BX_F_NETMODE:
         if (n > 10 && memcmp(s, "container:", 10) == 0 ? is_name(s + 10, n - 10) : is_name(s, n))
             return 0;
@@ -1013,6 +1018,8 @@ static const char *format_pattern(int fmt)
         return "^[0-9]+\\.[0-9]+$";
     case BX_F_ENDPOINT:
         return "^(unix:///|tcp://)[\\s\\S]";
+    case BX_F_ENDPOINT2:
+        return "^(unix:///|tcp://|ssh://)[\\s\\S]";
     case BX_F_NETMODE:
         return "^(container:)?[A-Za-z0-9][A-Za-z0-9_.-]*$";
     case BX_F_ABSPATH:

@@ -22,7 +22,14 @@ enum { BX_ENGINE_INSECURE = 1 }; /* bx_engine_open_ex: allow plain tcp:// (no TL
  * DOCKER_CERT_PATH (else $DOCKER_CONFIG, else ~/.docker); without it, tcp:// is refused
  * (BX_ECONFIG) unless flags has BX_ENGINE_INSECURE. A missing TLS file is BX_ECONFIG; any
  * other scheme BX_EUNSUPPORTED. One connection is reused for every request. Nothing is
- * sent yet. Caller owns *out (bx_engine_close). bx_engine_open = bx_engine_open_ex(url, 0). */
+ * sent yet. Caller owns *out (bx_engine_close). bx_engine_open = bx_engine_open_ex(url, 0).
+ * url "context:NAME" is the engine of docker context NAME; url NULL is, as for the docker
+ * CLI, DOCKER_HOST, else the context DOCKER_CONTEXT names, else config.json's
+ * currentContext, else the default socket. A context's endpoint is its meta.json's
+ * Endpoints.docker.Host; its TLS material (ca.pem, cert.pem, key.pem) is its own TLS folder
+ * (DOCKER_TLS_VERIFY and DOCKER_CERT_PATH do not apply); an unknown or broken context, or
+ * one that skips TLS verification, is BX_ECONFIG, never a fallback (docs/collector.md,
+ * "Which engine"). */
 int bx_engine_open(const char *url, bx_engine **out, bx_error *err) BX_WUR;
 int bx_engine_open_ex(const char *url, int flags, bx_engine **out, bx_error *err) BX_WUR;
 void bx_engine_close(bx_engine *eng);
@@ -37,6 +44,8 @@ const char *bx_engine_endpoint(const bx_engine *eng);
 int bx_engine_is_remote(const bx_engine *eng);
 /* The unix socket path, or NULL for tcp://. Borrowed. */
 const char *bx_engine_socket(const bx_engine *eng);
+/* The docker context the endpoint came from, or NULL. Borrowed. */
+const char *bx_engine_context(const bx_engine *eng);
 /* Lowercase hex SHA-256 of the DER of the certificate the engine presented over TLS, into
  * out; NULL before the first TLS request or without TLS. Every request of one handle must
  * meet the same certificate (else BX_EENV). */
@@ -117,6 +126,8 @@ typedef struct {
     json_t *sources;       /* owned: {"network.mode": "kernel"|"runtime"|"spec"|"engine",
                             * ...} for the fields of the containment a reader looks at */
     char why[200];         /* why the evidence level is what it is */
+    char possible[16];     /* the highest level this session's runtime allows on this host
+                            * (engine for a remote engine or when only it was asked) */
     bx_evidence *evidence; /* owned */
 } bx_collection;
 

@@ -233,6 +233,7 @@ typedef enum {
     BX_F_SEMVER,     /* MAJOR.MINOR.PATCH with an optional -pre or +build */
     BX_F_APIVER,     /* MAJOR.MINOR */
     BX_F_ENDPOINT,   /* unix:///path or tcp://host:port */
+    BX_F_ENDPOINT2,  /* from v2 also ssh://[user@]host[:port] */
     BX_F_NETMODE,    /* none, bridge, host, container:<name|id>, or a network name */
     BX_F_ABSPATH,    /* starts with / */
     BX_F_CANONPATH,  /* an absolute path in canonical form (bx_path_canonical) */

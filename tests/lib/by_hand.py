@@ -22,7 +22,8 @@ ABSENT = object()
 
 # The members every list of that kind must give a value for (itself, or members below it;
 # a list given element by element must be closed by an "absent" entry). "*" is any index
-# the list uses.
+# the list uses. evidence.collection is not among them: it is the wall clock of the run that
+# checks the list, not a fact of the recorded inputs.
 REQUIRED = {
     "inspect": [
         "/session/containerId", "/session/startedAt", "/session/labels",
@@ -41,18 +42,21 @@ REQUIRED = {
         "/containment/apparmor/profile", "/containment/apparmor/available",
         "/containment/selinux/label", "/containment/selinux/available",
         "/containment/user/spec", "/containment/user/uids", "/containment/user/gids",
-        "/containment/user/groups",
+        "/containment/user/groups", "/containment/user/everyUid", "/containment/user/everyGid",
+        "/containment/user/everyGroup", "/containment/user/inNamespace",
         "/containment/namespaces/pid", "/containment/namespaces/ipc",
         "/containment/namespaces/uts", "/containment/namespaces/net",
         "/containment/namespaces/user", "/containment/namespaces/cgroup",
+        "/containment/namespaces/mnt", "/containment/namespaces/time",
         "/containment/resources/memoryBytes", "/containment/resources/memorySwapBytes",
         "/containment/resources/pidsLimit", "/containment/resources/nanoCpus",
         "/containment/resources/cpuShares", "/containment/resources/cpuQuota",
         "/containment/resources/cpuPeriod", "/containment/resources/cgroupParent",
         "/containment/writeSurface", "/containment/mounts",
         "/containment/devices/devices", "/containment/devices/cgroupRules",
-        "/containment/devices/allowAll",
+        "/containment/devices/allowAll", "/containment/devices/nodes",
         "/containment/maskedPaths", "/containment/readonlyPaths", "/containment/sysctls",
+        "/containment/processes", "/containment/systemPaths", "/containment/descriptors",
         "/evidence/level", "/evidence/discrepancies",
     ],
     "audit-page": [

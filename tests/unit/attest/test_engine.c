@@ -286,6 +286,21 @@ static void endpoints(void)
        "DOCKER_TLS_VERIFY with no certificates: BX_ECONFIG naming ca.pem (%s: %s)", e.where, e.msg);
     unsetenv("DOCKER_TLS_VERIFY");
     unsetenv("DOCKER_CERT_PATH");
+    static const char *const bad_ssh[] = {"ssh://",         "ssh://-oProxyCommand=x", "ssh://h:0",
+                                          "ssh://h:99999",  "ssh://h/path",           "ssh://@h",
+                                          "ssh://u@",       "ssh://h:",               "ssh://h:2a",
+                                          "ssh://u;x@h",    "ssh://h h",              "ssh://u@-h"};
+    for (size_t i = 0; i < sizeof bad_ssh / sizeof bad_ssh[0]; i++)
+        ok(bx_engine_open(bad_ssh[i], &eng, &e) == BX_ECONFIG && !eng, "%s refused (%s)",
+           bad_ssh[i], e.msg);
+    static const char *const good_ssh[] = {"ssh://h", "ssh://u@h.example:2222", "ssh://u_1@10.0.0.1"};
+    for (size_t i = 0; i < sizeof good_ssh / sizeof good_ssh[0]; i++) {
+        ok_err(bx_engine_open(good_ssh[i], &eng, &e), &e, "%s taken", good_ssh[i]);
+        if (eng)
+            ok(bx_engine_is_remote(eng) && !bx_engine_socket(eng), "... a remote engine");
+        bx_engine_close(eng);
+        eng = NULL;
+    }
     ok(bx_engine_open("unix://relative.sock", &eng, &e) == BX_ECONFIG, "relative socket refused");
     ok(bx_engine_open("http://localhost", &eng, &e) == BX_EUNSUPPORTED, "http:// refused");
     setenv("DOCKER_HOST", "unix:///tmp/from-env.sock", 1);

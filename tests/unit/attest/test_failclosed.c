@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 /* The kernel view (attest/kernel.c, process.c, surface.c, cgroup.c) read from a /proc of our
- * own making, written here into a temporary folder: the session's processes, one cgroup v2
- * hierarchy, this host's mountinfo and the engine daemon. Which processes count (proven by
- * their cgroup, started no later than the collection began, no zombie), the weakest value
- * over them, what stops the collection (a kernel file that does not parse, a size past
- * 2^53, a cgroup.procs that is not a list of pids) and what only leaves the level at
+ * own making, written here into a temporary folder: the session's processes (each with its
+ * tasks, uid_map and gid_map), one cgroup v2 hierarchy, this host's mountinfo and the engine
+ * daemon. Which processes count (every folder of /proc that is a pid, in the session's cgroup,
+ * started no later than the collection began, no zombie), the weakest value over them and
+ * their tasks, scans that never agree (the weakest of everything), what stops the collection
+ * (a kernel file that does not parse, a size past 2^53) and what only leaves the level at
  * engine; then the kernel parsers' refusals and the reconciler's notes on disagreements
  * about mounts and sysctls. The mutations of tests/mutations/collect.txt are what these
  * catch. */
@@ -12,6 +13,7 @@
 #include "attest_internal.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <ftw.h>
 #include <stdlib.h>
@@ -91,10 +93,13 @@ typedef struct {
     const char *cgroup;            /* the path in its 0:: line */
     const char *cap_eff, *cap_bnd; /* hex masks; permitted is effective */
     int nnp, seccomp;
-    const char *uid;       /* four ids */
-    const char *net, *mnt; /* namespace ids ("" the session's default) */
-    const char *mountinfo; /* NULL: the default (read-only rootfs, a tmpfs /tmp) */
-    int no_status, status_without_groups;
+    const char *uid;           /* four ids */
+    const char *net, *mnt;     /* namespace ids ("" the session's default) */
+    const char *mountinfo;     /* NULL: the default (read-only rootfs, a tmpfs /tmp) */
+    int no_status;             /* no status and no task: its tasks cannot be read */
+    int status_without_groups; /* the leader's /proc/<pid>/status only, not its task's */
+    int thread_without_groups; /* a second task, its status without its Groups line */
+    const char *dir;           /* the folder's name under /proc (NULL: the pid) */
 } fproc;
 
 #define ROOTFS_RO "1 0 0:50 / / ro,relatime - overlay overlay rw,lowerdir=/l,upperdir=/u\n"
@@ -102,11 +107,12 @@ typedef struct {
 #define TMP_64M "2 1 0:51 / /tmp rw,nosuid,nodev - tmpfs tmpfs rw,size=65536k\n"
 #define DEFAULT_MOUNTS ROOTFS_RO TMP_64M
 
-static const char *const ns_names[] = {"pid", "ipc", "uts", "net", "user", "cgroup", "mnt"};
+static const char *const ns_names[] = {"pid", "ipc", "uts", "net", "user", "cgroup", "mnt", "time"};
+#define NNS (sizeof ns_names / sizeof ns_names[0])
 
-static void ns_links(int pid, const char *const ids[7])
+static void ns_links(int pid, const char *const ids[NNS])
 {
-    for (int i = 0; i < 7; i++) {
+    for (size_t i = 0; i < NNS; i++) {
         char path[1024], target[64], dir[900];
         snprintf(dir, sizeof dir, "%s/proc/%d/ns", tmp, pid);
         mkdirs(dir);
@@ -123,13 +129,15 @@ static void ns_links(int pid, const char *const ids[7])
 static void write_proc(const fproc *p)
 {
     char rel[64];
-    const char *ids[7] = {"4026532101",
-                          "4026532102",
-                          "4026532103",
-                          p->net && *p->net ? p->net : "4026532104",
-                          "4026531837",
-                          "4026532106",
-                          p->mnt && *p->mnt ? p->mnt : "4026532107"};
+    const char *ids[NNS] = {"4026532101",
+                            "4026532102",
+                            "4026532103",
+                            p->net && *p->net ? p->net : "4026532104",
+                            "4026531837",
+                            "4026532106",
+                            p->mnt && *p->mnt ? p->mnt : "4026532107",
+                            "4026531834"};
+    char status[1024];
 
     snprintf(rel, sizeof rel, "proc/%d/stat", p->pid);
     putf(rel, "%d (sh) %c 1 %d %d 0 -1 4194560 0 0 0 0 0 0 0 0 20 0 1 0 %llu 2000000 100\n",
@@ -137,16 +145,35 @@ static void write_proc(const fproc *p)
     snprintf(rel, sizeof rel, "proc/%d/cgroup", p->pid);
     putf(rel, "0::%s\n", p->cgroup ? p->cgroup : SCOPE);
     if (!p->no_status) {
+        /* the process's status is its leader's, also read as its task's */
+        snprintf(status, sizeof status,
+                 "Name:\tsh\nUid:\t%s\nGid:\t1000\t1000\t1000\t1000\n%sCapInh:\t" NO_CAPS
+                 "\nCapPrm:\t%s\nCapEff:\t%s\nCapBnd:\t%s\nCapAmb:\t" NO_CAPS
+                 "\nNoNewPrivs:\t%d\nSeccomp:\t%d\n",
+                 p->uid ? p->uid : "1000\t1000\t1000\t1000", "Groups:\t1000 \n",
+                 p->cap_eff ? p->cap_eff : NO_CAPS, p->cap_eff ? p->cap_eff : NO_CAPS,
+                 p->cap_bnd ? p->cap_bnd : NO_CAPS, p->nnp, p->seccomp);
+        snprintf(rel, sizeof rel, "proc/%d/task/%d/status", p->pid, p->pid);
+        put(rel, status);
+        if (p->thread_without_groups) {
+            char thread[1024];
+            snprintf(thread, sizeof thread, "%.*s%s", (int)(strstr(status, "Groups:") - status),
+                     status, strstr(strstr(status, "Groups:"), "\n") + 1);
+            snprintf(rel, sizeof rel, "proc/%d/task/%d/status", p->pid, p->pid + 1000);
+            put(rel, thread);
+        }
+        if (p->status_without_groups) {
+            char *g = strstr(status, "Groups:");
+            memmove(g, strchr(g, '\n') + 1, strlen(strchr(g, '\n') + 1) + 1);
+        }
         snprintf(rel, sizeof rel, "proc/%d/status", p->pid);
-        putf(rel,
-             "Name:\tsh\nUid:\t%s\nGid:\t1000\t1000\t1000\t1000\n%sCapInh:\t" NO_CAPS
-             "\nCapPrm:\t%s\nCapEff:\t%s\nCapBnd:\t%s\nCapAmb:\t" NO_CAPS
-             "\nNoNewPrivs:\t%d\nSeccomp:\t%d\n",
-             p->uid ? p->uid : "1000\t1000\t1000\t1000",
-             p->status_without_groups ? "" : "Groups:\t1000 \n", p->cap_eff ? p->cap_eff : NO_CAPS,
-             p->cap_eff ? p->cap_eff : NO_CAPS, p->cap_bnd ? p->cap_bnd : NO_CAPS, p->nnp,
-             p->seccomp);
+        put(rel, status);
     }
+    /* the host's user namespace: every id maps to itself */
+    snprintf(rel, sizeof rel, "proc/%d/uid_map", p->pid);
+    put(rel, "         0          0 4294967295\n");
+    snprintf(rel, sizeof rel, "proc/%d/gid_map", p->pid);
+    put(rel, "         0          0 4294967295\n");
     snprintf(rel, sizeof rel, "proc/%d/mountinfo", p->pid);
     put(rel, p->mountinfo ? p->mountinfo : DEFAULT_MOUNTS);
     snprintf(rel, sizeof rel, "proc/%d/net/dev", p->pid);
@@ -154,6 +181,15 @@ static void write_proc(const fproc *p)
              " face |bytes    packets errs drop|bytes    packets errs drop\n"
              "    lo:       0       0    0    0        0       0    0    0\n");
     ns_links(p->pid, ids);
+    if (p->dir) {
+        char from[1024], to[1024];
+        snprintf(from, sizeof from, "%s/proc/%d", tmp, p->pid);
+        snprintf(to, sizeof to, "%s/proc/%s", tmp, p->dir);
+        if (rename(from, to) != 0) {
+            printf("Bail out! rename %s\n", from);
+            exit(1);
+        }
+    }
 }
 
 typedef struct {
@@ -172,9 +208,9 @@ static void world(const fproc *procs, size_t n, const fcgroup *cg)
          tmp);
     put("docker.pid", "50\n");
     put("proc/50/comm", "dockerd\n");
-    const char *host[7] = {
+    const char *host[NNS] = {
         "4026531836", "4026531839", "4026531838", cg->daemon_net ? cg->daemon_net : "4026531840",
-        "4026531837", "4026531835", "4026531841"};
+        "4026531837", "4026531835", "4026531841", "4026531834"};
     ns_links(50, host);
 #define CGFILE(name, v) put("cg" SCOPE "/" name, v)
     CGFILE("cgroup.procs", cg->procs);
@@ -338,18 +374,95 @@ static void not_counted(void)
         {.pid = 104, .start = 10, .cgroup = SCOPE "-evil", .cap_eff = ALL_CAPS, .seccomp = 0},
         {.pid = 105, .start = 10, .stat_pid = 999, .cap_eff = ALL_CAPS, .seccomp = 0},
         {.pid = 106, .start = 10, .cgroup = "/system.slice/other.scope", .cap_eff = ALL_CAPS},
-        {.pid = 107, .start = 10, .no_status = 1},
+        /* folders of /proc that are no pid: never read as processes */
+        {.pid = 0, .start = 10, .cap_eff = ALL_CAPS, .seccomp = 0},
+        {.pid = 109, .start = 10, .dir = "109x", .cap_eff = ALL_CAPS, .seccomp = 0},
     };
+    /* cgroup.procs is not how the session's processes are found (every /proc folder is
+     * looked at): what it lists adds nothing */
     fcgroup cg = {.procs = "100\n102\n103\n104\n105\n106\n107\n108\n"};
     world(p, sizeof p / sizeof p[0], &cg);
     reading r = read_kernel(NULL);
     ok(r.rc == 0 && !strcmp(r.v.level, "engine+kernel"), "read with strangers (%s)",
        r.rc ? r.err.msg : r.v.why);
     view_is(&r, "capabilities.effective", "[]",
-            "none of: started later, a zombie, another cgroup, another pid, gone");
+            "none of: started later, a zombie, another cgroup, another pid, no pid");
     view_is(&r, "noNewPrivileges", "true", "strangers: nnp");
     view_is(&r, "seccomp.mode", "\"filter\"", "strangers: seccomp");
+    view_is(&r, "processes.count", "1", "strangers: only the init process counted");
+    view_is(&r, "processes.settled", "true", "strangers: the scans agree");
     reading_free(&r);
+}
+
+/* A process of the session the scans keep finding but whose tasks cannot be read (its
+ * status and task folder gone): the scans never agree, and every fact of the processes is
+ * the weakest (or null), never the init process's alone. */
+static void never_settled(void)
+{
+    fproc p[] = {
+        {.pid = 100, .start = 10, .nnp = 1, .seccomp = 2},
+        {.pid = 107, .start = 10, .no_status = 1},
+    };
+    fcgroup cg = {.procs = "100\n107\n"};
+    world(p, 2, &cg);
+    reading r = read_kernel(NULL);
+    ok(r.rc == 0 && !strcmp(r.v.level, "engine+kernel"), "read, unsettled (%s)",
+       r.rc ? r.err.msg : r.v.why);
+    view_is(&r, "processes.settled", "false", "unsettled");
+    const json_t *eff = bx_json_dotted(r.v.kernel, "capabilities.effective");
+    ok(json_array_size(eff) == BXA_CAP_COUNT, "unsettled: every capability (%zu)",
+       json_array_size(eff));
+    view_is(&r, "noNewPrivileges", "false", "unsettled");
+    view_is(&r, "seccomp.mode", "null", "unsettled");
+    view_is(&r, "user.uids", "null", "unsettled");
+    reading_free(&r);
+}
+
+/* A process proven the session's by its cgroup alone (bxa_proc_prove: how runsc's gofer is
+ * found): the session's cgroup or one below it, never a cgroup whose name only begins with
+ * it, never another. */
+static void proven_by_cgroup(void)
+{
+    fproc p[] = {
+        {.pid = 100, .start = 10},
+        {.pid = 101, .start = 10, .cgroup = SCOPE "/sub"},
+        {.pid = 104, .start = 10, .cgroup = SCOPE "-evil"},
+        {.pid = 106, .start = 10, .cgroup = "/system.slice/other.scope"},
+    };
+    static const struct {
+        int64_t pid;
+        int want;
+        const char *name;
+    } t[] = {
+        {100, 1, "the session's cgroup"},
+        {101, 1, "a cgroup below it"},
+        {104, 0, "a cgroup whose name only begins with the session's"},
+        {106, 0, "another cgroup"},
+    };
+    char proc[512];
+    bx_error e = {0};
+    bxa_session s = {.id = ID, .pid = 100, .begin = BEGIN, .runtime = "runsc", .kind = "docker"};
+    bxa_kctx k = {.s = &s, .err = &e, .procfd = -1, .daemon_pid = -1};
+    bxa_proc init = {.dfd = -1, .pidfd = -1};
+
+    world(p, sizeof p / sizeof p[0], &CG);
+    snprintf(proc, sizeof proc, "%s/proc", tmp);
+    k.procfd = open(proc, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    ok(k.procfd >= 0 && bxa_proc_open(&k, 100, &init) == 1 &&
+           bxa_parse_cgroup(init.cgroup, init.cgroup_len, &k.cg, &k.ncg, &e) == 0 &&
+           bxa_cgroup_key(&k) == 0,
+       "the session's cgroup from its init process (%s)", e.msg);
+    for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
+        bxa_proc q = {.dfd = -1, .pidfd = -1};
+        int r = bxa_proc_prove(&k, t[i].pid, &q);
+        ok(r == t[i].want, "proven by cgroup: %s: %s (%d)", t[i].name,
+           t[i].want ? "the session's" : "not the session's", r);
+        bxa_proc_close(&q);
+    }
+    bxa_proc_close(&init);
+    bxa_cgroups_free(k.cg, k.ncg);
+    if (k.procfd >= 0)
+        close(k.procfd);
 }
 
 /* An init process that cannot be proven the session's: the engine's word only. */
@@ -385,13 +498,15 @@ static void refusals(void)
         {{.pid = 100, .start = 10, .status_without_groups = 1},
          "100\n",
          BX_EINVAL,
-         "a status without its Groups line"},
+         "the init process's status without its Groups line"},
+        {{.pid = 100, .start = 10, .thread_without_groups = 1},
+         "100\n",
+         BX_EINVAL,
+         "a thread's status without its Groups line"},
         {{.pid = 100, .start = 10, .no_status = 1},
          "100\n",
          BX_EDENIED,
          "the init process's status gone"},
-        {{.pid = 100, .start = 10}, "100\n10x1\n", BX_EINVAL, "a cgroup.procs that is not pids"},
-        {{.pid = 100, .start = 10}, "100\n-3\n", BX_EINVAL, "a negative pid"},
         {{.pid = 100,
           .start = 10,
           .mountinfo = ROOTFS_RO "3 1 0:52 / /big rw - tmpfs tmpfs rw,size=8388608t\n"},
@@ -688,6 +803,8 @@ int main(void)
     baseline();
     weakest();
     not_counted();
+    never_settled();
+    proven_by_cgroup();
     not_proven();
     refusals();
     shared_with_the_host();

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #define DIR_TREES BOXCERT_SOURCE_DIR "/fixtures/proctree"
@@ -151,6 +152,70 @@ out:
     json_decref(want);
 }
 
+/* The case read by uid 65534 with proc/<hidden>/ns closed to it (root's, 0700), as a host
+ * whose processes the collector may not all read: 0 when the view is as this wants (hidden
+ * the session's init: level engine; else engine+kernel with namespacesShared null). */
+static int hidden_run(const char *dir, const char *hidden, int session_init)
+{
+    char tmp[] = "/tmp/bx-proctree-XXXXXX", path[1100], proc[1100], pidfile[1100], tasks[1100];
+    json_t *session;
+    bxa_views views = {.level = "engine"};
+    bx_evidence *ev = bxa_evidence_new();
+    bx_error err = {0};
+    int rc;
+
+    if (!mkdtemp(tmp) || copy_case(dir, tmp) != 0)
+        return 10;
+    snprintf(path, sizeof path, "chown -R 65534:65534 '%s' && chown 0:0 '%s/proc/%s/ns' && "
+             "chmod 0700 '%s/proc/%s/ns'", tmp, tmp, hidden, tmp, hidden);
+    if (system(path) != 0)
+        return 11;
+    snprintf(path, sizeof path, "%s/session.json", dir);
+    if (!(session = json_load_file(path, 0, NULL)))
+        return 12;
+    snprintf(path, sizeof path, "%s/containers.json", dir);
+    json_t *others = json_load_file(path, 0, NULL);
+    snprintf(proc, sizeof proc, "%s/proc", tmp);
+    snprintf(pidfile, sizeof pidfile, "%s/docker.pid", tmp);
+    snprintf(tasks, sizeof tasks, "%s/tasks", tmp);
+    if (setresgid(65534, 65534, 65534) != 0 || setresuid(65534, 65534, 65534) != 0)
+        return 13;
+    bxa_session s = {
+        .id = json_string_value(json_object_get(session, "id")),
+        .pid = json_integer_value(json_object_get(session, "pid")),
+        .begin = (uint64_t)json_integer_value(json_object_get(session, "begin")),
+        .runtime = "runc",
+        .kind = "docker",
+        .socket = "/var/run/docker.sock",
+        .sandbox_key = json_string_value(json_object_get(session, "sandboxKey")),
+        .containers = containers,
+        .containers_arg = others,
+        .paths = {.proc = proc, .task_root = tasks, .pidfile = pidfile, .mount_prefix = tmp},
+    };
+    rc = bxa_kernel_read(&s, &views, ev, &err);
+    if (rc != 0)
+        return 14;
+    if (session_init)
+        return strcmp(views.level, "engine") == 0 && !views.kernel &&
+                       strstr(views.why, "not readable by this collector")
+                   ? 0
+                   : 15;
+    if (strcmp(views.level, "engine+kernel") != 0)
+        return 16;
+    return json_is_null(json_object_get(views.kernel, "namespacesShared")) ? 0 : 17;
+}
+
+static void hidden(const char *dir, const char *pid, int session_init, const char *what)
+{
+    pid_t c = fork();
+    int st = 0;
+
+    if (c == 0)
+        _exit(hidden_run(dir, pid, session_init));
+    ok(c > 0 && waitpid(c, &st, 0) == c && WIFEXITED(st) && WEXITSTATUS(st) == 0,
+       "%s (exit %d)", what, WIFEXITED(st) ? WEXITSTATUS(st) : -1);
+}
+
 int main(void)
 {
     DIR *d = opendir(DIR_TREES);
@@ -171,5 +236,12 @@ int main(void)
     }
     closedir(d);
     ok(cases >= 2, "at least two recorded hosts (%d)", cases);
+    /* a collector that may not read every process */
+    hidden(DIR_TREES "/pidns-neighbours", "500", 0,
+           "a process outside whose namespaces cannot be read: namespacesShared null, never "
+           "\"not shared\"");
+    hidden(DIR_TREES "/pidns-neighbours", "400", 0, "... another such process");
+    hidden(DIR_TREES "/pidns-neighbours", "100", 1,
+           "the session's init unreadable: level engine, saying why, no kernel view");
     return tap_done();
 }
