@@ -178,17 +178,21 @@ static int restart_policy(bxa_pctx *x, json_t **out)
                       out);
 }
 
-static int started_at(bxa_pctx *x, char out[21])
+/* State.StartedAt to the nanosecond (predicate v2): two starts within one second are two
+ * starts. Written canonically (no trailing zeros, as Docker writes it). */
+static int started_at(bxa_pctx *x, char out[31])
 {
     const char *s;
     int64_t t;
-    int rc = bxa_str(x->c, BXA_CONTAINER, "/State/StartedAt", 1, &s, x->err);
+    int32_t ns;
+    int frac, rc = bxa_str(x->c, BXA_CONTAINER, "/State/StartedAt", 1, &s, x->err);
 
     if (rc != 0)
         return rc;
-    if (bx_time_parse(s, BX_TIME_FRACTION, &t, x->err) != 0)
-        return bxa_bad(x->err, BXA_CONTAINER, "/State/StartedAt", "not an RFC 3339 UTC time");
-    bx_time_format(t, out);
+    if (bx_time_parse_ns(s, &t, &ns, &frac, x->err) != 0)
+        return bxa_bad(x->err, BXA_CONTAINER, "/State/StartedAt",
+                       "not an RFC 3339 UTC time (at most 9 digits of a second)");
+    bx_time_format_ns(t, ns, out);
     return 0;
 }
 
@@ -197,7 +201,7 @@ int bxa_build_session(bxa_pctx *x, json_t **out)
     const char *id, *name;
     const json_t *execs = bxa_get(x->c, "/ExecIDs");
     json_t *lab = NULL, *rp = NULL;
-    char started[21];
+    char started[31];
     int64_t pid;
     int have, rc;
 
@@ -246,7 +250,21 @@ int bxa_build_image(bxa_pctx *x, json_t **out)
 
 int bxa_build_source(bxa_pctx *x, json_t **out)
 {
-    *out = !x->o->source_given ? json_null() : json_pack("{s:b}", "dirty", x->o->source_dirty != 0);
+    json_t *ign;
+
+    if (!x->o->source_given) {
+        *out = json_null();
+        return 0;
+    }
+    if (!(ign = json_array()))
+        return bxa_oom(x->err);
+    for (unsigned b = 0; bx_source_ignored_names[b]; b++)
+        if ((x->o->source_ignored & (1u << b)) &&
+            json_array_append_new(ign, json_string(bx_source_ignored_names[b])) != 0) {
+            json_decref(ign);
+            return bxa_oom(x->err);
+        }
+    *out = json_pack("{s:b, s:o}", "dirty", x->o->source_dirty != 0, "ignored", ign);
     return *out ? 0 : bxa_oom(x->err);
 }
 

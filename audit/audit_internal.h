@@ -12,16 +12,25 @@ typedef struct {
     bx_engine *eng;   /* owned */
     char id[192];     /* /info ID, "" when not known */
     int local;        /* a unix:// socket */
+    int host_daemon;  /* local, and its peer (SO_PEERCRED) is a dockerd of this host: it shares
+                       * this host's containerd (bxu_host_daemon) */
     int docker;       /* /version does not name Podman */
     int reachable;    /* /info answered */
     int lost;         /* unreachable, or failed after answering */
-    long alias_of;    /* index of the engine with the same ID reached first, or -1 */
+    long alias_of;    /* index of the engine it was proven to be (bxu_same_engine), or -1 */
+    int same_by;      /* how: BXU_SAME_SOCKET or BXU_SAME_LISTINGS (alias_of >= 0) */
+    int conflict;     /* it shares an earlier engine's ID, yet differs from it */
+    size_t conflict_of; /* that engine, when conflict */
     char error[400];  /* why it was unreachable or lost */
     int flags;        /* as given to bx_audit_add_engine */
     bx_engine **more; /* owned: jobs - 1 more handles (workers 1...), NULL until opened */
     size_t nmore;
     json_t *all;      /* owned: /containers/json?all=1 */
 } bxu_engine;
+
+enum { BXU_SAME_SOCKET = 1, BXU_SAME_LISTINGS = 2 };
+/* Rounds of listings at most, per endpoint, to prove two endpoints of one ID one engine. */
+#define BXU_SAME_ROUNDS 3
 
 typedef enum { BXU_PRESENT, BXU_LOST, BXU_GONE } bxu_where;
 
@@ -37,6 +46,8 @@ typedef struct {
     char state[24]; /* State.Status (present) or the listing's State */
     int has_started;
     int64_t started_at; /* State.StartedAt, seconds */
+    int32_t started_ns; /* ... and its nanoseconds */
+    int64_t pid;        /* State.Pid; 0 when not running */
     bxu_where where;
     int expected;           /* an --expect entry names it */
     int selected;           /* carries every --label (checked on the inspect) */
@@ -56,6 +67,7 @@ typedef struct {
     /* from the verified statement (borrowed from res.statement) */
     const char *container_id, *name, *engine_id;
     const json_t *labels;
+    bx_start start; /* its session start (bx_start_of), when ok_times */
     int64_t started_at, issued_at;
     int ok_times;     /* startedAt and issuedAt parsed */
     long row;         /* the row it was matched to, or -1 */
@@ -73,10 +85,14 @@ typedef struct {
     const char *name; /* borrowed (session, expect entry or certificate); NULL unknown */
     int has_started;
     int64_t started_at;
+    int has_ns; /* started_ns known */
+    int32_t started_ns;
     const char *state; /* borrowed; NULL when not on an engine */
     int expected;
     size_t *certs; /* owned: indices into certs, by issuedAt */
     size_t ncerts;
+    size_t ambiguous; /* certificates naming this start only to the second while another
+                       * start in that second is known (bx_start_takes): not taken */
     int verdict, flags;
     long primary; /* the certificate whose findings the row shows, or -1 */
 } bxu_row;
@@ -117,6 +133,11 @@ bx_engine *bxu_engine_for(bx_audit *a, size_t i, unsigned worker);
 int bxu_engine_is_lost(bx_audit *a, size_t i);
 /* The progress callback, serialised. */
 void bxu_progress(bx_audit *a, const char *phase, size_t done, size_t total);
+
+/* 1 when the unix socket at path is served by a dockerd process of this host (its peer's
+ * pid, SO_PEERCRED, seen in this pid namespace, named dockerd): its tasks are this host's
+ * containerd's. 0 otherwise (another process, a socket forwarded from elsewhere). */
+int bxu_host_daemon(const char *path);
 
 /* The engines phase (engines.c). */
 int bxu_scan(bx_audit *a, bx_error *err);

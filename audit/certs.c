@@ -72,7 +72,6 @@ static void read_statement(bxu_cert *c)
 {
     const json_t *pred = json_object_get(c->res.statement, "predicate");
     const json_t *s = json_object_get(pred, "session");
-    const char *started = json_string_value(json_object_get(s, "startedAt"));
     const char *issued = json_string_value(json_object_get(pred, "issuedAt"));
     bx_error e;
 
@@ -80,8 +79,10 @@ static void read_statement(bxu_cert *c)
     c->name = json_string_value(json_object_get(s, "name"));
     c->labels = json_object_get(s, "labels");
     c->engine_id = json_string_value(json_object_get(json_object_get(pred, "engine"), "id"));
-    c->ok_times = started && issued && bx_time_parse(started, 0, &c->started_at, &e) == 0 &&
+    /* the start to the nanosecond (v2) or the second (v1), and session.pid */
+    c->ok_times = issued && bx_start_of(c->res.statement, &c->start, &e) == 0 &&
                   bx_time_parse(issued, 0, &c->issued_at, &e) == 0;
+    c->started_at = c->start.started_at;
 }
 
 void bxu_cert_judge(const bx_audit *a, bxu_cert *c)

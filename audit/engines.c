@@ -6,6 +6,11 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
 
 void bxu_engine_lost(bx_audit *a, size_t i, const bx_error *err)
 {
@@ -178,6 +183,159 @@ static int list_one(bxu_engine *e, const char *path, json_t **out, bx_error *err
     return rc != 0 ? rc : check_listing(*out, "/containers/json", err);
 }
 
+int bxu_host_daemon(const char *path)
+{
+    struct sockaddr_un sa = {.sun_family = AF_UNIX};
+    struct ucred cr = {0};
+    socklen_t len = sizeof cr;
+    char comm[64] = "", proc[64];
+    int fd = -1, cfd = -1, yes = 0;
+    ssize_t n;
+
+    if (strlen(path) >= sizeof sa.sun_path)
+        return 0;
+    memcpy(sa.sun_path, path, strlen(path) + 1);
+    if ((fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0)) < 0 ||
+        connect(fd, (struct sockaddr *)&sa, sizeof sa) != 0 ||
+        getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cr, &len) != 0 || cr.pid <= 0)
+        goto out;
+    snprintf(proc, sizeof proc, "/proc/%d/comm", (int)cr.pid);
+    if ((cfd = open(proc, O_RDONLY | O_NONBLOCK | O_CLOEXEC)) < 0)
+        goto out;
+    if ((n = read(cfd, comm, sizeof comm - 1)) <= 0)
+        goto out;
+    comm[n] = '\0';
+    yes = strcmp(comm, "dockerd\n") == 0;
+out:
+    if (cfd >= 0)
+        close(cfd);
+    if (fd >= 0)
+        close(fd);
+    return yes;
+}
+
+/* The socket file of a unix:// endpoint, stat'ed: 0, or -1 when it is not one. */
+static int socket_of(const bxu_engine *e, struct stat *st)
+{
+    if (strncmp(e->endpoint, "unix://", 7) != 0 || stat(e->endpoint + 7, st) != 0)
+        return -1;
+    return S_ISSOCK(st->st_mode) ? 0 : -1;
+}
+
+/* What an engine holds, to tell two engines apart: {Id: State.StartedAt} of every container
+ * it lists (a container removed between the listing and its inspect is left out). 0, or the
+ * error that loses the engine. */
+static int holdings(bxu_engine *e, json_t **out, bx_error *err)
+{
+    json_t *all = NULL, *set = json_object(), *c, *ins = NULL;
+    size_t k;
+    int rc;
+
+    *out = NULL;
+    if (!set)
+        return bx_error_set(err, BX_ENOMEM, NULL, "out of memory");
+    if ((rc = list_one(e, "/containers/json?all=1", &all, err)) != 0)
+        goto out;
+    json_array_foreach(all, k, c)
+    {
+        const char *id = json_string_value(json_object_get(c, "Id")), *started;
+        char path[128];
+        if (!is_id(id))
+            continue; /* check_listing refused it already */
+        snprintf(path, sizeof path, "/containers/%s/json", id);
+        rc = bx_engine_get(e->eng, path, &ins, NULL, NULL, err);
+        if (rc == BX_ENOTFOUND) {
+            rc = 0;
+            continue;
+        }
+        if (rc != 0)
+            goto out;
+        started = json_string_value(json_object_get(json_object_get(ins, "State"), "StartedAt"));
+        if (json_object_set_new(set, id, json_string(started ? started : "")) != 0) {
+            rc = bx_error_set(err, BX_ENOMEM, NULL, "out of memory");
+            goto out;
+        }
+        json_decref(ins);
+        ins = NULL;
+    }
+    *out = set;
+    set = NULL;
+out:
+    json_decref(ins);
+    json_decref(all);
+    json_decref(set);
+    return rc;
+}
+
+/* Engines i and j answer with the same /info ID: are they one engine? The same local socket
+ * proves it (BXU_SAME_SOCKET); else the same containers with the same starts, listed
+ * alternately (j, i, j, ...) until two listings in a row agree, BXU_SAME_ROUNDS each at most,
+ * so that a container started or removed meanwhile raises no false conflict
+ * (BXU_SAME_LISTINGS). 0 when they differ; < 0 when one was lost (*lost its index). */
+static int same_engine(bx_audit *a, size_t i, size_t j, size_t *lost, bx_error *err)
+{
+    struct stat si, sj;
+    json_t *prev = NULL, *cur = NULL;
+    int rc = 0;
+
+    if (socket_of(&a->engines[i], &si) == 0 && socket_of(&a->engines[j], &sj) == 0 &&
+        si.st_dev == sj.st_dev && si.st_ino == sj.st_ino)
+        return BXU_SAME_SOCKET;
+    for (int n = 0; n < 2 * BXU_SAME_ROUNDS; n++) {
+        size_t w = n % 2 ? i : j;
+        if (holdings(&a->engines[w], &cur, err) != 0) {
+            *lost = w;
+            rc = -1;
+            goto out;
+        }
+        if (prev && json_equal(prev, cur)) {
+            rc = BXU_SAME_LISTINGS;
+            goto out;
+        }
+        json_decref(prev);
+        prev = cur;
+        cur = NULL;
+    }
+out:
+    json_decref(prev);
+    json_decref(cur);
+    return rc;
+}
+
+/* Engine i answered with an ID an earlier engine has: alias it to the first it is proven to
+ * be, else mark the conflict (both are audited). 1 aliased, 0 not, -1 an engine was lost
+ * (the caller stops with i when it was i). */
+static int settle_id(bx_audit *a, size_t i)
+{
+    bxu_engine *e = &a->engines[i];
+    bx_error ee = {0};
+
+    for (size_t j = 0; e->id[0] && j < i; j++) {
+        bxu_engine *o = &a->engines[j];
+        size_t lost = 0;
+        int how;
+        if (!o->reachable || o->lost || o->alias_of >= 0 || strcmp(o->id, e->id) != 0)
+            continue;
+        if ((how = same_engine(a, i, j, &lost, &ee)) < 0) {
+            bxu_engine_lost(a, lost, &ee);
+            if (lost == i)
+                return -1;
+            continue;
+        }
+        if (how > 0) {
+            e->alias_of = (long)j;
+            e->same_by = how;
+            e->conflict = 0;
+            return 1;
+        }
+        if (!e->conflict) {
+            e->conflict = 1;
+            e->conflict_of = j;
+        }
+    }
+    return 0;
+}
+
 /* /_ping, /version and /info beside the listing; the sessions labelled. pending: when
  * not NULL, /version and /info may still be answered on return (the caller finishes them,
  * meta_finish); with several engines they are waited for here (an engine reached through
@@ -195,18 +353,17 @@ static int list_engine(bx_audit *a, size_t i, meta pending[2], bx_error *err)
         bxu_engine_lost(a, i, &ee);
         goto out;
     }
+    if (e->local) /* does it share this host's containerd? (orphans, tasks.c) */
+        e->host_daemon = bxu_host_daemon(e->endpoint + 7);
     meta_start(a, e, &m[0], "/version");
     meta_start(a, e, &m[1], "/info");
     if (!pending) {
         if (meta_finish(a, i, &m[0], &m[1]) != 0)
             goto out;
-        for (size_t j = 0; e->id[0] && j < i; j++) {
-            if (a->engines[j].reachable && strcmp(a->engines[j].id, e->id) == 0) {
-                e->alias_of =
-                    (long)(a->engines[j].alias_of >= 0 ? a->engines[j].alias_of : (long)j);
-                goto out;
-            }
-        }
+        /* the same ID is one engine only when they prove it (a host cloned from another's
+         * image shares its engine ID) */
+        if (settle_id(a, i) != 0)
+            goto out;
     } else {
         e->reachable = 1; /* it answered /_ping; lost if /version or /info fails */
     }
@@ -293,7 +450,10 @@ static int read_inspect(bx_audit *a, bxu_session *s, const json_t *c, bx_error *
     const json_t *st = json_object_get(c, "State");
     const char *status = json_string_value(json_object_get(st, "Status"));
     const char *started = json_string_value(json_object_get(st, "StartedAt"));
+    const json_t *pid = json_object_get(st, "Pid");
     int64_t t = 0;
+    int32_t ns = 0;
+    int frac;
     bx_error e2;
 
     if (!id || strcmp(id, s->id) != 0 || !name || !status || !started)
@@ -309,10 +469,14 @@ static int read_inspect(bx_audit *a, bxu_session *s, const json_t *c, bx_error *
     }
     snprintf(s->state, sizeof s->state, "%s", status);
     /* a container never started carries the zero time 0001-01-01T00:00:00Z */
-    if (bx_time_parse(started, BX_TIME_FRACTION, &t, &e2) == 0 && t > 0) {
+    if (bx_time_parse_ns(started, &t, &ns, &frac, &e2) == 0 && t > 0) {
         s->has_started = 1;
         s->started_at = t;
+        s->started_ns = ns;
     }
+    /* the session's process while it runs (0 once it exited): a certificate's session.pid
+     * must be it */
+    s->pid = json_is_integer(pid) && json_integer_value(pid) > 0 ? json_integer_value(pid) : 0;
     if (s->selected &&
         !bxu_carries_labels(a, json_object_get(json_object_get(c, "Config"), "Labels"))) {
         s->selected = 0;

@@ -59,31 +59,58 @@ static int usable(const bxu_cert *c)
 /* What certificate c records of its start (bx_start_matches compares starts). */
 static bx_start start_of(const bxu_cert *c)
 {
-    bx_start s = {.container_id = c->container_id,
-                  .name = c->name,
-                  .engine_id = c->engine_id,
-                  .has_started = c->ok_times,
-                  .started_at = c->started_at};
+    bx_start s = c->start;
+
+    s.has_started = c->ok_times;
     return s;
 }
 
-/* Rows for the starts of a session no engine has any more, from the certificates that
- * pass want(): one row per (engine, containerId, startedAt). Returns the number of rows
- * made, or -1 on error. */
-typedef int (*want_fn)(const bx_audit *a, const bxu_cert *c, const void *ud);
+/* The starts of the verified certificates cand names (indices into a->certs; NULL: all),
+ * for bx_start_takes. Caller frees; NULL with *n 0 when there is none; -1 out of memory. */
+static int starts_of(const bx_audit *a, const json_t *cand, bx_start **out, size_t *n)
+{
+    size_t m = cand ? json_array_size(cand) : a->ncerts, k = 0;
+    bx_start *v = m ? malloc(m * sizeof *v) : NULL;
 
-static long rows_from_certs(bx_audit *a, const json_t *cand, want_fn want, const void *ud,
-                            long session, long expect, bx_error *err)
+    *out = NULL;
+    *n = 0;
+    if (m && !v)
+        return -1;
+    for (size_t i = 0; i < m; i++) {
+        const bxu_cert *c = &a->certs[cand ? (size_t)json_integer_value(json_array_get(cand, i)) : i];
+        if (c->res.statement && c->ok_times && c->container_id)
+            v[k++] = start_of(c);
+    }
+    *out = v;
+    *n = k;
+    return 0;
+}
+
+/* Rows for the starts of a session no engine has any more, from the certificates that
+ * want() takes: one row per (engine, containerId, startedAt). want returns BX_START_* (of
+ * bx_start_takes); *ambiguous counts the certificates it did not take for ambiguity. Returns
+ * the number of rows made, or -1 on error. */
+typedef int (*want_fn)(const bx_audit *a, const bxu_cert *c, const void *ud, const json_t *idx);
+
+static long rows_from_certs(bx_audit *a, const json_t *idx, const json_t *cand, want_fn want,
+                            const void *ud, long session, long expect, size_t *ambiguous,
+                            bx_error *err)
 {
     size_t n = cand ? json_array_size(cand) : a->ncerts;
     long made = 0;
 
+    *ambiguous = 0;
     for (size_t k = 0; k < n; k++) {
         size_t i = cand ? (size_t)json_integer_value(json_array_get(cand, k)) : k;
         bxu_cert *c = &a->certs[i];
         bxu_row *r;
         size_t row;
-        if (!usable(c) || !want(a, c, ud))
+        int how;
+        if (!usable(c))
+            continue;
+        how = want(a, c, ud, idx);
+        *ambiguous += how == BX_START_AMBIGUOUS;
+        if (!BX_START_TAKEN(how))
             continue;
         if (!(r = new_row(a, err)))
             return -1;
@@ -95,7 +122,9 @@ static long rows_from_certs(bx_audit *a, const json_t *cand, want_fn want, const
             memcpy(r->id, c->container_id, 65);
         r->name = c->name;
         r->has_started = 1;
-        r->started_at = c->started_at;
+        r->started_at = c->start.started_at;
+        r->has_ns = c->start.has_ns;
+        r->started_ns = c->start.started_ns;
         r->expected = expect >= 0;
         if (attach(a, row, i, err) != 0)
             return -1;
@@ -105,8 +134,8 @@ static long rows_from_certs(bx_audit *a, const json_t *cand, want_fn want, const
             size_t j = cand ? (size_t)json_integer_value(json_array_get(cand, q)) : q;
             bxu_cert *d = &a->certs[j];
             bx_start got = start_of(d);
-            if (usable(d) && want(a, d, ud) && bx_start_matches(&first, &got) &&
-                attach(a, row, j, err) != 0)
+            if (usable(d) && BX_START_TAKEN(want(a, d, ud, idx)) &&
+                bx_start_matches(&first, &got) != BX_START_NO && attach(a, row, j, err) != 0)
                 return -1;
         }
     }
@@ -139,17 +168,29 @@ static json_t *index_by_id(const bx_audit *a)
     return idx;
 }
 
-static int want_id(const bx_audit *a, const bxu_cert *c, const void *ud)
+static int want_id(const bx_audit *a, const bxu_cert *c, const void *ud, const json_t *idx)
 {
     (void)a;
-    return strcmp(c->container_id, (const char *)ud) == 0;
+    (void)idx;
+    return strcmp(c->container_id, (const char *)ud) == 0 ? BX_START_SAME : BX_START_NO;
 }
 
-static int want_entry(const bx_audit *a, const bxu_cert *c, const void *ud)
+/* bx_start_takes for an --expect entry: a match to the second only is settled against every
+ * verified certificate of that container. */
+static int want_entry(const bx_audit *a, const bxu_cert *c, const void *ud, const json_t *idx)
 {
-    bx_start got = start_of(c);
+    bx_start got = start_of(c), *known = NULL;
+    size_t n = 0;
     /* by name only, the certificate must also carry the run's labels */
-    return bx_expect_names(ud, &got, c->labels, a->o.labels, a->o.nlabels);
+    int how = bx_expect_names(ud, &got, c->labels, a->o.labels, a->o.nlabels);
+
+    if (how != BX_START_SECOND)
+        return how;
+    if (starts_of(a, json_object_get(idx, c->container_id), &known, &n) != 0)
+        return BX_START_AMBIGUOUS; /* out of memory: not taken */
+    how = bx_start_ambiguous(&got, known, n) ? BX_START_AMBIGUOUS : BX_START_SECOND;
+    free(known);
+    return how;
 }
 
 static int entry_seen(const bx_audit *a, const bx_expect_entry *e)
@@ -194,6 +235,8 @@ static void judge(bx_audit *a, bxu_row *r)
             r->verdict = BXU_V_UNREACHABLE;
         else if (s)
             r->verdict = BXU_V_UNATTESTED;
+        else if (r->ambiguous)
+            r->verdict = BXU_V_UNATTESTED; /* certified only to the second: not this start */
         else
             r->verdict = any_engine_lost(a) ? BXU_V_UNREACHABLE : BXU_V_MISSING;
         return;
@@ -227,7 +270,9 @@ static int row_cmp(const void *x, const void *y)
         return c;
     if ((c = strcmp(r->engine, q->engine)) != 0)
         return c;
-    return (r->started_at > q->started_at) - (r->started_at < q->started_at);
+    if (r->started_at != q->started_at)
+        return (r->started_at > q->started_at) - (r->started_at < q->started_at);
+    return (r->started_ns > q->started_ns) - (r->started_ns < q->started_ns);
 }
 
 int bxu_match(bx_audit *a, bx_error *err)
@@ -254,25 +299,40 @@ int bxu_match(bx_audit *a, bx_error *err)
         r->name = s->name;
         r->has_started = s->has_started;
         r->started_at = s->started_at;
+        r->has_ns = s->has_started;
+        r->started_ns = s->started_ns;
         r->state = s->state[0] ? s->state : "unknown";
         r->expected = s->expected;
         if (s->where != BXU_PRESENT || !s->has_started)
             continue;
         const json_t *cand = json_object_get(idx, s->id), *v;
+        /* the engine's start to the nanosecond, and its process while it runs */
         bx_start want = {.container_id = s->id,
                          .engine_id = r->engine,
                          .has_started = 1,
-                         .started_at = s->started_at};
-        size_t k;
+                         .started_at = s->started_at,
+                         .has_ns = 1,
+                         .started_ns = s->started_ns,
+                         .pid = s->pid},
+                 *known = NULL;
+        size_t k, nknown = 0;
+        if (starts_of(a, cand, &known, &nknown) != 0) {
+            rc = bx_error_set(err, BX_ENOMEM, NULL, "out of memory");
+            goto out;
+        }
         json_array_foreach(cand, k, v)
         {
             size_t j = (size_t)json_integer_value(v);
             const bxu_cert *c = &a->certs[j];
             bx_start got = start_of(c);
-            if (usable(c) && bx_start_matches(&want, &got) &&
-                attach(a, a->nrows - 1, j, err) != 0)
+            int how = usable(c) ? bx_start_takes(&want, &got, known, nknown) : BX_START_NO;
+            a->rows[a->nrows - 1].ambiguous += how == BX_START_AMBIGUOUS;
+            if (BX_START_TAKEN(how) && attach(a, a->nrows - 1, j, err) != 0) {
+                free(known);
                 goto out;
+            }
         }
+        free(known);
     }
     /* sessions listed, then removed before their inspect */
     for (size_t i = 0; i < a->nsessions; i++) {
@@ -281,7 +341,9 @@ int bxu_match(bx_audit *a, bx_error *err)
         long made;
         if (s->dropped || s->where != BXU_GONE)
             continue;
-        made = rows_from_certs(a, json_object_get(idx, s->id), want_id, s->id, (long)i, -1, err);
+        size_t amb = 0;
+        made = rows_from_certs(a, idx, json_object_get(idx, s->id), want_id, s->id, (long)i, -1,
+                               &amb, err);
         if (made < 0)
             goto out;
         if (made == 0) {
@@ -304,8 +366,9 @@ int bxu_match(bx_audit *a, bx_error *err)
         if (entry_seen(a, en))
             continue;
         /* by Id: that Id's certificates; by name: all of them */
-        made = rows_from_certs(a, en->id[0] ? json_object_get(idx, en->id) : NULL, want_entry, en,
-                               -1, (long)n, err);
+        size_t amb = 0;
+        made = rows_from_certs(a, idx, en->id[0] ? json_object_get(idx, en->id) : NULL, want_entry,
+                               en, -1, (long)n, &amb, err);
         if (made < 0)
             goto out;
         if (made == 0) {
@@ -317,7 +380,10 @@ int bxu_match(bx_audit *a, bx_error *err)
             r->name = en->name;
             r->has_started = en->has_started;
             r->started_at = en->started_at;
+            r->has_ns = en->has_ns;
+            r->started_ns = en->started_ns;
             r->expected = 1;
+            r->ambiguous = amb;
         }
     }
     for (size_t i = 0; i < a->nrows; i++)

@@ -10,10 +10,13 @@ static json_t *str_or_null(const char *s)
     return s && *s ? bxu_string(s) : json_null();
 }
 
-static json_t *time_or_null(int has, int64_t t)
+/* A start: to the nanosecond when it is known, else to the second. */
+static json_t *time_or_null(int has, int64_t t, int has_ns, int32_t ns)
 {
-    char buf[21];
-    return has ? json_string(bx_time_format(t, buf)) : json_null();
+    char buf[31];
+    if (!has)
+        return json_null();
+    return json_string(has_ns ? bx_time_format_ns(t, ns, buf) : bx_time_format(t, buf));
 }
 
 static json_t *engines_json(const bx_audit *a)
@@ -24,10 +27,12 @@ static json_t *engines_json(const bx_audit *a)
         const bxu_engine *e = &a->engines[i];
         json_array_append_new(
             arr,
-            json_pack("{s:o, s:o, s:b, s:b, s:o, s:o}", "endpoint", bxu_string(e->endpoint), "id",
-                      str_or_null(e->id), "reachable", e->reachable, "lost",
+            json_pack("{s:o, s:o, s:b, s:b, s:o, s:o, s:o}", "endpoint", bxu_string(e->endpoint),
+                      "id", str_or_null(e->id), "reachable", e->reachable, "lost",
                       e->lost && e->reachable, "sameAs",
                       e->alias_of >= 0 ? bxu_string(a->engines[e->alias_of].endpoint) : json_null(),
+                      "conflictWith",
+                      e->conflict ? bxu_string(a->engines[e->conflict_of].endpoint) : json_null(),
                       "error", str_or_null(e->error)));
     }
     return arr;
@@ -51,16 +56,25 @@ static json_t *row_findings(const bx_audit *a, const bxu_row *r)
         return NULL;
     }
     const bxu_session *s = r->session >= 0 ? &a->sessions[r->session] : NULL;
-    char msg[512], t[21];
+    char msg[512], t[31];
 
     if (!f)
         return NULL;
     switch (r->verdict) {
     case BXU_V_UNATTESTED:
-        if (r->has_started)
+        if (r->ambiguous)
+            snprintf(msg, sizeof msg,
+                     "%zu certificate(s) name the start at %s only to the second (predicate v1), "
+                     "and another start of the session in that second is known: none is for "
+                     "this start",
+                     r->ambiguous,
+                     r->has_ns ? bx_time_format_ns(r->started_at, r->started_ns, t)
+                               : bx_time_format(r->started_at, t));
+        else if (r->has_started)
             snprintf(msg, sizeof msg,
                      "no verified certificate in --certs for this session's start at %s",
-                     bx_time_format(r->started_at, t));
+                     r->has_ns ? bx_time_format_ns(r->started_at, r->started_ns, t)
+                               : bx_time_format(r->started_at, t));
         else
             snprintf(msg, sizeof msg, "no verified certificate in --certs for this session");
         audit_finding(f, "audit.attested", "fail", json_string("a verified certificate"),
@@ -124,7 +138,8 @@ static json_t *row_json(const bx_audit *a, const bxu_row *r)
             json_array_append_new(dups, json_string(a->certs[r->certs[i]].res.certificate_id));
     return json_pack("{s:o, s:o, s:o, s:o, s:o, s:b, s:s, s:o, s:o, s:o, s:o, s:o}", "engine",
                      str_or_null(r->engine), "containerId", str_or_null(r->id), "name",
-                     str_or_null(r->name), "startedAt", time_or_null(r->has_started, r->started_at),
+                     str_or_null(r->name), "startedAt",
+                     time_or_null(r->has_started, r->started_at, r->has_ns, r->started_ns),
                      "state", str_or_null(r->state), "expected", r->expected, "verdict",
                      bxu_verdict_name(r->verdict), "flags", flags_json(r->flags), "certificateId",
                      c ? json_string(c->res.certificate_id) : json_null(), "certificate",
@@ -149,14 +164,13 @@ static json_t *failed_only(const json_t *findings)
 static json_t *cert_json(const bxu_cert *c)
 {
     json_t *session = json_null();
-    char t[21];
 
     /* what a certificate says is shown only once it verified */
     if (c->res.statement)
-        session =
-            json_pack("{s:o, s:o, s:o}", "containerId", str_or_null(c->container_id), "name",
-                      str_or_null(c->name), "startedAt",
-                      c->ok_times ? json_string(bx_time_format(c->started_at, t)) : json_null());
+        session = json_pack("{s:o, s:o, s:o}", "containerId", str_or_null(c->container_id),
+                            "name", str_or_null(c->name), "startedAt",
+                            time_or_null(c->ok_times, c->start.started_at, c->start.has_ns,
+                                         c->start.started_ns));
     return json_pack("{s:o, s:o, s:s, s:o, s:o}", "file", bxu_file(c->file), "certificateId",
                      c->res.certificate_id[0] ? json_string(c->res.certificate_id) : json_null(),
                      "status", c->res.statement ? "unmatched" : "rejected", "session", session,
@@ -165,7 +179,7 @@ static json_t *cert_json(const bxu_cert *c)
 
 int bx_audit_report(bx_audit *a, json_t **report, int *complete, size_t *violations, bx_error *err)
 {
-    size_t count[5] = {0}, late = 0, leftover = 0, dup = 0, viol = 0;
+    size_t count[5] = {0}, late = 0, leftover = 0, dup = 0, viol = 0, conflicts = 0;
     size_t matched = 0, unmatched = 0, rejected = 0;
     json_t *doc = NULL, *sessions = NULL, *certs = NULL, *policy = NULL;
     char at[21];
@@ -202,12 +216,15 @@ int bx_audit_report(bx_audit *a, json_t **report, int *complete, size_t *violati
             goto oom;
     }
     viol += json_array_size(a->orphans);
-    for (size_t i = 0; i < a->nengines; i++)
+    for (size_t i = 0; i < a->nengines; i++) {
         done &= !a->engines[i].lost;
+        conflicts += a->engines[i].conflict != 0; /* an engine ID shared by engines that differ */
+    }
+    viol += conflicts;
     done &= !a->certs_incomplete && !a->tasks_incomplete;
     doc = json_pack(
         "{s:i, s:o, s:s, s:b, s:o, s:o, s:o, s:O, s:o, s:{s:I, s:I, s:I, s:I, s:I, s:I, "
-        "s:I, s:I, s:I, s:I, s:I, s:{s:I, s:I, s:I, s:I}}}",
+        "s:I, s:I, s:I, s:I, s:I, s:I, s:{s:I, s:I, s:I, s:I}}}",
         "version", 1, "policy", policy, "auditedAt", bx_time_format(a->o.now, at),
         "complete", done, "engines", engines_json(a), "sessions", sessions, "certificates", certs,
         "orphans", a->orphans, "tasksFolder", str_or_null(a->tasks_folder), "summary", "sessions",
@@ -216,7 +233,8 @@ int bx_audit_report(bx_audit *a, json_t **report, int *complete, size_t *violati
         "missing", (json_int_t)count[BXU_V_MISSING], "unreachable",
         (json_int_t)count[BXU_V_UNREACHABLE], "late", (json_int_t)late, "leftover",
         (json_int_t)leftover, "duplicate", (json_int_t)dup, "orphans",
-        (json_int_t)json_array_size(a->orphans), "violations", (json_int_t)viol, "certificates",
+        (json_int_t)json_array_size(a->orphans), "conflicts", (json_int_t)conflicts,
+        "violations", (json_int_t)viol, "certificates",
         "total", (json_int_t)a->ncerts, "matched", (json_int_t)matched, "unmatched",
         (json_int_t)unmatched, "rejected", (json_int_t)rejected);
     sessions = certs = policy = NULL; /* stolen by json_pack, even when it fails */

@@ -13,13 +13,28 @@
 
 #define TASKS_MAX 100000
 
-/* The Ids every engine listed, as a set. Caller owns it. */
+/* Engine i shares this host's containerd: a dockerd of this host on a local socket, or an
+ * engine (tcp://, ssh://) proven the same as one (alias_of, audit/engines.c). */
+static int owns_tasks(const bx_audit *a, size_t i)
+{
+    if (a->engines[i].host_daemon)
+        return 1;
+    for (size_t j = 0; j < a->nengines; j++)
+        if (a->engines[j].alias_of == (long)i && a->engines[j].host_daemon)
+            return 1;
+    return 0;
+}
+
+/* The Ids every engine that owns this host's tasks listed, as a set: a remote engine's
+ * listing never hides a local orphan. Caller owns it. */
 static json_t *listed_ids(const bx_audit *a)
 {
     json_t *set = json_object(), *c;
     size_t k;
 
     for (size_t i = 0; set && i < a->nengines; i++) {
+        if (!owns_tasks(a, i))
+            continue;
         json_array_foreach(a->engines[i].all, k, c)
         {
             if (json_object_set(set, json_string_value(json_object_get(c, "Id")), json_true())) {
@@ -31,7 +46,8 @@ static json_t *listed_ids(const bx_audit *a)
     return set;
 }
 
-/* Known after all to a local engine (created since its listing)? Asked by Id or name. */
+/* Known after all to an engine that owns this host's tasks (created since its listing)?
+ * Asked by Id or name. */
 static int known_now(bx_audit *a, const char *id)
 {
     char path[320];
@@ -44,7 +60,7 @@ static int known_now(bx_audit *a, const char *id)
         json_t *c = NULL;
         bx_error ee;
         int rc;
-        if (!e->local || !e->reachable || e->lost || e->alias_of >= 0)
+        if (!owns_tasks(a, i) || !e->reachable || e->lost || e->alias_of >= 0)
             continue;
         rc = bx_engine_get(e->eng, path, &c, NULL, NULL, &ee);
         /* the engine resolves prefixes and names: only the exact Id counts */
@@ -88,14 +104,15 @@ static int local_docker_reached(const bx_audit *a)
 {
     for (size_t i = 0; i < a->nengines; i++) {
         const bxu_engine *e = &a->engines[i];
-        if (e->local && e->docker && e->reachable)
+        if (e->host_daemon && e->docker && e->reachable)
             return 1;
     }
     return 0;
 }
 
 /* Every local engine was listed (or is another endpoint of one that was): otherwise its
- * tasks would all look like orphans. */
+ * tasks would all look like orphans. (Only the engines that own this host's tasks subtract
+ * theirs: owns_tasks.) */
 static int local_listed(const bx_audit *a)
 {
     int any = 0;

@@ -215,6 +215,13 @@ static void text_render(FILE *f, const json_t *doc, int colour)
     }
     json_array_foreach(json_object_get(doc, "engines"), i, x)
     {
+        if (str(x, "conflictWith")) { /* one engine ID, two engines */
+            fputs("CONFLICT     ", f);
+            cli_put_safe(f, str(x, "endpoint"));
+            fputs(": the engine ID of ", f);
+            cli_put_safe(f, str(x, "conflictWith"));
+            fputs(", other containers or starts (two engines, both audited)\n", f);
+        }
         if (json_is_true(json_object_get(x, "reachable")) &&
             !json_is_true(json_object_get(x, "lost")))
             continue;
@@ -858,6 +865,10 @@ static void html_render(FILE *f, const json_t *doc)
             fputs("the same engine as <code>", f);
             x(f, str(row, "sameAs"));
             fputs("</code>", f);
+        } else if (str(row, "conflictWith")) {
+            fputs("conflict: the engine ID of <code>", f);
+            x(f, str(row, "conflictWith"));
+            fputs("</code>, other containers or starts (audited as another engine)", f);
         } else {
             fputs("audited", f);
         }

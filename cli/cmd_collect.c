@@ -160,6 +160,7 @@ int cmd_collect(int argc, char **argv)
     const char *context = NULL, *need_level = NULL;
     char ctx_url[300];
     int c, rc = EXIT_PASS, insecure = 0, dirty = 0;
+    unsigned src_ignored = 0;
     bx_error err;
     EVP_PKEY **keys = NULL;
     bx_engine *eng = NULL;
@@ -262,7 +263,7 @@ int cmd_collect(int argc, char **argv)
     }
     if (req_file && (rc = load_requested(req_file, &req, req_sha)) != 0)
         goto out;
-    if (repo && bx_source_check(repo, rev, &dirty, &err) != 0) {
+    if (repo && bx_source_check(repo, rev, &dirty, &src_ignored, &err) != 0) {
         rc = cli_report("--source-repo", &err);
         goto out;
     }
@@ -278,7 +279,8 @@ int cmd_collect(int argc, char **argv)
                           .requested = req,
                           .requested_sha256 = req ? req_sha : NULL,
                           .source_given = repo != NULL,
-                          .source_dirty = dirty};
+                          .source_dirty = dirty,
+                          .source_ignored = src_ignored};
     if (bx_collect_full(eng, &co, &col, &err) != 0 ||
         bx_statement_build(col.predicate, rev, &st, &err) != 0) {
         rc = cli_report(argv[optind], &err);

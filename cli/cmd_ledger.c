@@ -447,6 +447,12 @@ static int ledger_sync(const args *a, bx_ledger *l, int push)
             printf(" (%zu note%s changed)", s.notes_changed, s.notes_changed == 1 ? "" : "s");
         putchar('\n');
     }
+    if (s.odd_kept) { /* a gitlink or a stray entry pushed to the shared notes ref */
+        printf("kept %zu entr%s of the notes tree that %s not a note untouched (first: ",
+               s.odd_kept, s.odd_kept == 1 ? "y" : "ies", s.odd_kept == 1 ? "is" : "are");
+        cli_put_safe(stdout, s.odd_first);
+        printf(")\n");
+    }
     return fflush(stdout) != 0 ? EXIT_ENV : EXIT_PASS;
 }
 

@@ -60,6 +60,45 @@ int bx_time_parse(const char *s, unsigned flags, int64_t *out, bx_error *err)
     return 0;
 }
 
+int bx_time_parse_ns(const char *s, int64_t *sec, int32_t *nsec, int *has_frac, bx_error *err)
+{
+    int32_t ns = 0;
+    int i = 20, n = 0;
+
+    *nsec = 0;
+    *has_frac = 0;
+    if (bx_time_parse(s, BX_TIME_FRACTION, sec, err) != 0)
+        return BX_EINVAL;
+    if (s[19] != '.')
+        return 0;
+    for (; s[i] >= '0' && s[i] <= '9'; i++, n++) {
+        if (n == 9)
+            return bx_error_set(err, BX_EINVAL, NULL,
+                                "invalid time \"%.40s\": more than 9 digits of a second", s);
+        ns = ns * 10 + (s[i] - '0');
+    }
+    for (; n < 9; n++)
+        ns *= 10;
+    *nsec = ns;
+    *has_frac = 1;
+    return 0;
+}
+
+char *bx_time_format_ns(int64_t sec, int32_t nsec, char out[31])
+{
+    char frac[11];
+    int n = 9;
+
+    bx_time_format(sec, out);
+    if (nsec <= 0 || nsec > 999999999)
+        return out;
+    snprintf(frac, sizeof frac, ".%09d", (int)nsec);
+    while (frac[n] == '0') /* the trailing zeros trimmed, as Go's RFC3339Nano */
+        frac[n--] = '\0';
+    snprintf(out + 19, 12, "%sZ", frac);
+    return out;
+}
+
 char *bx_time_format(int64_t t, char out[21])
 {
     /* Clamp to what the format can hold: years 0000..9999. */

@@ -13,9 +13,18 @@ typedef struct {
     bx_start start; /* pointing into the copies above */
     int pass, late;
     size_t *entries; /* the entries that name it */
+    int *levels;     /* how: BX_START_SAME or BX_START_SECOND (bx_expect_names) */
     size_t nentries;
     long row; /* taken by a row, or -1 */
 } kept;
+
+/* The start of every verified certificate, kept or not: a match to the second only is taken
+ * when no other start of that session in that second is known (bx_start_ambiguous). */
+typedef struct {
+    char id[65];
+    char *engine_id; /* owned; NULL when not known */
+    bx_start start;  /* pointing into the copies above */
+} seen_start;
 
 struct bx_expect_check {
     const bx_expect *x;
@@ -24,6 +33,8 @@ struct bx_expect_check {
     json_t *by_id, *by_name; /* Id / name (name-only entries) -> [entry index] */
     kept *v;
     size_t n;
+    seen_start *seen;
+    size_t nseen;
 };
 
 void bx_expect_check_free(bx_expect_check *c)
@@ -36,8 +47,12 @@ void bx_expect_check_free(bx_expect_check *c)
         free(c->v[i].name);
         free(c->v[i].engine_id);
         free(c->v[i].entries);
+        free(c->v[i].levels);
     }
     free(c->v);
+    for (size_t i = 0; i < c->nseen; i++)
+        free(c->seen[i].engine_id);
+    free(c->seen);
     json_decref(c->by_id);
     json_decref(c->by_name);
     free(c);
@@ -96,14 +111,43 @@ static int naming(bx_expect_check *c, const json_t *list, const bx_start *got,
     json_array_foreach(list, i, v)
     {
         size_t e = (size_t)json_integer_value(v);
-        if (!bx_expect_names(&c->x->v[e], got, labels, c->kv, c->nkv))
+        int m = bx_expect_names(&c->x->v[e], got, labels, c->kv, c->nkv);
+        if (m == BX_START_NO)
             continue;
         size_t *g = realloc(k->entries, (k->nentries + 1) * sizeof *g);
         if (!g)
             return -1;
         k->entries = g;
+        int *l = realloc(k->levels, (k->nentries + 1) * sizeof *l);
+        if (!l)
+            return -1;
+        k->levels = l;
+        k->levels[k->nentries] = m;
         k->entries[k->nentries++] = e;
     }
+    return 0;
+}
+
+/* Remember got's start (every verified certificate's). -1 out of memory. */
+static int remember(bx_expect_check *c, const bx_start *got)
+{
+    seen_start *g, *x;
+
+    if (strlen(got->container_id) > 64)
+        return 0; /* not a start of any session (the schema says 64 hex) */
+    if (!(g = realloc(c->seen, (c->nseen + 1) * sizeof *g)))
+        return -1;
+    c->seen = g;
+    x = &c->seen[c->nseen];
+    memset(x, 0, sizeof *x);
+    memcpy(x->id, got->container_id, strlen(got->container_id) + 1);
+    if (got->engine_id && !(x->engine_id = bx_strdup(got->engine_id)))
+        return -1;
+    x->start = *got;
+    x->start.container_id = x->id;
+    x->start.name = NULL;
+    x->start.engine_id = x->engine_id;
+    c->nseen++;
     return 0;
 }
 
@@ -127,6 +171,8 @@ int bx_expect_check_add(bx_expect_check *c, const char *file, size_t line,
 
     if (!res->statement || bx_start_of(res->statement, &got, &e) != 0)
         return 0; /* only what verified can be for a session */
+    if (remember(c, &got) != 0)
+        goto oom;
     labels = json_object_get(json_object_get(json_object_get(res->statement, "predicate"),
                                              "session"),
                              "labels");
@@ -170,15 +216,17 @@ oom:
     free(k.name);
     free(k.engine_id);
     free(k.entries);
+    free(k.levels);
     return bx_error_set(err, BX_ENOMEM, file, "out of memory");
 }
 
+/* How k names entry e (BX_START_NO when it does not). */
 static int names_entry(const kept *k, size_t e)
 {
     for (size_t i = 0; i < k->nentries; i++)
         if (k->entries[i] == e)
-            return 1;
-    return 0;
+            return k->levels[i];
+    return BX_START_NO;
 }
 
 static json_t *str_or_null(const char *s)
@@ -186,13 +234,23 @@ static json_t *str_or_null(const char *s)
     return s && *s ? json_string(s) : json_null();
 }
 
-/* One row: entry e and the certificates certs[0..n) (indices into c->v) of one start. */
-static json_t *row(const bx_expect_check *c, size_t e, const size_t *certs, size_t n)
+static json_t *start_json(int has, int64_t t, int has_ns, int32_t ns)
+{
+    char buf[31];
+    if (!has)
+        return json_null();
+    return json_string(has_ns ? bx_time_format_ns(t, ns, buf) : bx_time_format(t, buf));
+}
+
+/* One row: entry e and the certificates certs[0..n) (indices into c->v) of one start; amb
+ * certificates name its start only to the second while another start in that second is known
+ * (with none other: unattested). */
+static json_t *row(const bx_expect_check *c, size_t e, const size_t *certs, size_t n, size_t amb)
 {
     const bx_expect_entry *en = &c->x->v[e];
     const kept *first = n ? &c->v[certs[0]] : NULL, *primary = first;
     int any_pass = 0, all_pass = n > 0;
-    char t[21], msg[512];
+    char msg[512];
     json_t *flags = json_array(), *dups = json_array(), *findings = json_array();
     const char *verdict;
 
@@ -203,7 +261,7 @@ static json_t *row(const bx_expect_check *c, size_t e, const size_t *certs, size
             primary = k; /* the row shows the first failing one */
         all_pass &= k->pass;
     }
-    verdict = n == 0 ? "missing" : all_pass ? "compliant" : "noncompliant";
+    verdict = n == 0 ? (amb ? "unattested" : "missing") : all_pass ? "compliant" : "noncompliant";
     for (size_t i = 0; dups && i < n; i++)
         if (&c->v[certs[i]] != primary)
             json_array_append_new(dups, json_string(c->v[certs[i]].certificate_id));
@@ -211,7 +269,13 @@ static json_t *row(const bx_expect_check *c, size_t e, const size_t *certs, size
         json_array_append_new(flags, json_string("late"));
     if (flags && n > 1)
         json_array_append_new(flags, json_string("duplicate"));
-    if (n == 0)
+    if (n == 0 && amb)
+        snprintf(msg, sizeof msg,
+                 "%zu certificate(s) name this start only to the second (predicate v1, or a start "
+                 "given without a fraction), and another start of the session in that second is "
+                 "known: not attested",
+                 amb);
+    else if (n == 0)
         snprintf(msg, sizeof msg, "listed in --expect, and no certificate given names %s",
                  en->has_started ? "this start of the session" : "the session");
     else if (!any_pass)
@@ -228,13 +292,32 @@ static json_t *row(const bx_expect_check *c, size_t e, const size_t *certs, size
         str_or_null(first ? first->engine_id : NULL), "containerId",
         str_or_null(first ? first->container_id : en->id), "name",
         str_or_null(first ? first->name : en->name), "startedAt",
-        first || en->has_started
-            ? json_string(bx_time_format(first ? first->start.started_at : en->started_at, t))
-            : json_null(),
+        first ? start_json(1, first->start.started_at, first->start.has_ns,
+                           first->start.started_ns)
+              : start_json(en->has_started, en->started_at, en->has_ns, en->started_ns),
         "state", "expected", 1, "verdict", verdict, "flags", flags, "certificateId",
         primary ? json_string(primary->certificate_id) : json_null(), "certificate",
         primary ? json_string(primary->file) : json_null(), "duplicates", dups, "findings",
         findings);
+}
+
+/* A match to the second only is taken when no other start of that session in that second is
+ * known among all the verified certificates: else it becomes BX_START_AMBIGUOUS. -1 OOM. */
+static int settle(bx_expect_check *c)
+{
+    bx_start *all = c->nseen ? malloc(c->nseen * sizeof *all) : NULL;
+
+    if (c->nseen && !all)
+        return -1;
+    for (size_t i = 0; i < c->nseen; i++)
+        all[i] = c->seen[i].start;
+    for (size_t i = 0; i < c->n; i++)
+        for (size_t k = 0; k < c->v[i].nentries; k++)
+            if (c->v[i].levels[k] == BX_START_SECOND &&
+                bx_start_ambiguous(&c->v[i].start, all, c->nseen))
+                c->v[i].levels[k] = BX_START_AMBIGUOUS;
+    free(all);
+    return 0;
 }
 
 int bx_expect_check_rows(bx_expect_check *c, json_t **rows, size_t *failed, bx_error *err)
@@ -244,33 +327,36 @@ int bx_expect_check_rows(bx_expect_check *c, json_t **rows, size_t *failed, bx_e
 
     *rows = NULL;
     *failed = 0;
-    if (!out || (c->n && !group))
+    if (!out || (c->n && !group) || settle(c) != 0)
         goto oom;
     for (size_t i = 0; i < c->n; i++)
         c->v[i].row = -1;
     for (size_t e = 0; e < c->x->n; e++) {
-        size_t made = 0;
+        size_t made = 0, amb = 0;
         for (size_t i = 0; i < c->n; i++) {
             kept *k = &c->v[i];
             size_t n = 0;
-            if (k->row >= 0 || !names_entry(k, e))
+            int how = names_entry(k, e);
+            amb += how == BX_START_AMBIGUOUS;
+            if (k->row >= 0 || !BX_START_TAKEN(how))
                 continue;
             /* a new start of this session: every later certificate of the same start joins */
             for (size_t j = i; j < c->n; j++) {
                 kept *d = &c->v[j];
-                if (d->row < 0 && names_entry(d, e) && bx_start_matches(&k->start, &d->start)) {
+                if (d->row < 0 && BX_START_TAKEN(names_entry(d, e)) &&
+                    bx_start_matches(&k->start, &d->start) != BX_START_NO) {
                     d->row = (long)json_array_size(out);
                     group[n++] = j;
                 }
             }
-            json_t *r = row(c, e, group, n);
+            json_t *r = row(c, e, group, n, 0);
             if (!r || json_array_append_new(out, r) != 0)
                 goto oom;
             *failed += strcmp(json_string_value(json_object_get(r, "verdict")), "compliant") != 0;
             made++;
         }
         if (!made) {
-            json_t *r = row(c, e, NULL, 0);
+            json_t *r = row(c, e, NULL, 0, amb);
             if (!r || json_array_append_new(out, r) != 0)
                 goto oom;
             (*failed)++;

@@ -66,8 +66,9 @@ static int entry(const json_t *o, const char *name, long i, bx_expect_entry *e, 
         } else if (strcmp(k, "startedAt") == 0) {
             const char *s = json_string_value(v);
             bx_error e2;
-            if (!s || bx_time_parse(s, BX_TIME_FRACTION, &e->started_at, &e2) != 0)
-                return bad(err, name, i, "startedAt", "not an RFC 3339 UTC time");
+            if (!s || bx_time_parse_ns(s, &e->started_at, &e->started_ns, &e->has_ns, &e2) != 0)
+                return bad(err, name, i, "startedAt",
+                           "not an RFC 3339 UTC time (at most 9 digits of a second)");
             e->has_started = 1;
         } else {
             return bad(err, name, i, k, "unknown member");

@@ -56,7 +56,7 @@ static int add_round(bx_ledger *l, const bx_policy *p, const bx_verify_opts *o, 
     git_oid head, blob, id;
     git_commit *base = NULL;
     git_tree *tree = NULL;
-    bxl_update up = {{0}, NULL, 0};
+    bxl_update up = {.buf = NULL};
     char *old = NULL;
     size_t oldlen = 0;
     int exists = 0, found = 0, rc;

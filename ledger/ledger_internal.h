@@ -35,8 +35,10 @@ int bxl_blob_read(bx_ledger *l, const git_oid *id, char **buf, size_t *len,
 
 typedef struct {
     char path[64]; /* where the note goes in the tree (its current path, or 40 hex) */
-    char *buf;     /* owned */
+    char *buf;     /* owned; NULL: an entry copied as it is (id, mode) */
     size_t len;
+    git_oid id;    /* when buf is NULL */
+    git_filemode_t mode;
 } bxl_update;
 
 /* Write a notes commit: base's tree (an empty tree when base is NULL) with updates

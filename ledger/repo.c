@@ -221,13 +221,18 @@ int bxl_write_commit(bx_ledger *l, git_commit *base, const bxl_update *updates,
         goto out;
     }
     for (size_t i = 0; i < nupdates; i++) {
+        ups[i].action = GIT_TREE_UPDATE_UPSERT;
+        ups[i].filemode = GIT_FILEMODE_BLOB;
+        ups[i].path = updates[i].path;
+        if (!updates[i].buf) { /* an entry that is not a note, copied untouched */
+            git_oid_cpy(&ups[i].id, &updates[i].id);
+            ups[i].filemode = updates[i].mode;
+            continue;
+        }
         if (git_blob_create_from_buffer(&ups[i].id, l->repo, updates[i].buf, updates[i].len) < 0) {
             rc = bxl_git_error(err, BX_EIO, updates[i].path, "cannot write the note");
             goto out;
         }
-        ups[i].action = GIT_TREE_UPDATE_UPSERT;
-        ups[i].filemode = GIT_FILEMODE_BLOB;
-        ups[i].path = updates[i].path;
     }
     if (git_tree_create_updated(&id, l->repo, baseline, nupdates, ups) < 0 ||
         git_tree_lookup(&tree, l->repo, &id) < 0) {

@@ -13,72 +13,147 @@ typedef struct {
 static void updates_free(update_list *u)
 {
     for (size_t i = 0; i < u->n; i++)
-        free(u->v[i].buf);
+        free(u->v[i].buf); /* NULL for an entry copied as it is */
     free(u->v);
     memset(u, 0, sizeof *u);
 }
 
-/* The notes of `other` merged into `base`'s tree: one update per note whose content
- * changes. */
-static int merge_updates(bx_ledger *l, git_commit *base, git_commit *other, update_list *u,
-                         bx_error *err)
+static bxl_update *update_new(update_list *u, bx_error *err)
 {
-    git_tree *tree = NULL;
-    git_note_iterator *it = NULL;
-    git_oid blob_o, target, blob_b;
-    char *a = NULL, *b = NULL;
-    size_t alen = 0, blen = 0;
+    if (u->n == u->cap) {
+        size_t cap = u->cap ? u->cap * 2 : 16;
+        bxl_update *v = realloc(u->v, cap * sizeof *v);
+        if (!v) {
+            bx_error_set(err, BX_ENOMEM, NULL, "out of memory");
+            return NULL;
+        }
+        u->v = v;
+        u->cap = cap;
+    }
+    memset(&u->v[u->n], 0, sizeof u->v[u->n]);
+    return &u->v[u->n++];
+}
+
+/* A note's path: two-hex-digit folders, then the rest of 40 hex digits as a blob. The
+ * commit it is for into hex. */
+static int note_path(const char *path, char hex[41])
+{
+    size_t n = 0;
+
+    for (const char *p = path; *p; p++) {
+        if (*p == '/') {
+            if (n % 2 || p == path || p[-1] == '/')
+                return 0;
+            continue;
+        }
+        if (n == 40 || !((*p >= '0' && *p <= '9') || (*p >= 'a' && *p <= 'f')))
+            return 0;
+        hex[n++] = *p;
+    }
+    hex[n] = '\0';
+    return n == 40;
+}
+
+typedef struct {
+    bx_ledger *l;
+    git_tree *base;
+    update_list *u;
+    bx_ledger_sync *s;
+    bx_error *err;
+    int rc;
+} merge_walk;
+
+/* One entry of the other notes tree: a note merged, anything else kept untouched (copied
+ * when base lacks its path) and counted. */
+static int merge_entry(const char *root, const git_tree_entry *te, void *payload)
+{
+    merge_walk *w = payload;
+    git_filemode_t mode = git_tree_entry_filemode(te);
+    char path[256], hex[41], found_path[64];
+    git_oid blob_b;
+    char *a = NULL, *b = NULL, *m = NULL;
+    size_t alen = 0, blen = 0, mlen = 0;
+    int found = 0;
+
+    if (snprintf(path, sizeof path, "%s%s", root, git_tree_entry_name(te)) >= (int)sizeof path)
+        path[sizeof path - 1] = '\0';
+    if (mode == GIT_FILEMODE_TREE)
+        return 0; /* walked into */
+    if ((mode != GIT_FILEMODE_BLOB && mode != GIT_FILEMODE_BLOB_EXECUTABLE) ||
+        !note_path(path, hex)) {
+        git_tree_entry *there = NULL;
+        if (!w->s->odd_kept++)
+            snprintf(w->s->odd_first, sizeof w->s->odd_first, "%06o %.80s", (unsigned)mode,
+                     path);
+        if (git_tree_entry_bypath(&there, w->base, path) == 0) {
+            git_tree_entry_free(there); /* base has it: left as it is */
+            return 0;
+        }
+        bxl_update *x = strlen(path) < sizeof x->path ? update_new(w->u, w->err) : NULL;
+        if (!x) {
+            if (strlen(path) >= 64) /* too long to copy: left out, but counted and reported */
+                return 0;
+            w->rc = BX_ENOMEM;
+            return -1;
+        }
+        snprintf(x->path, sizeof x->path, "%s", path);
+        git_oid_cpy(&x->id, git_tree_entry_id(te));
+        x->mode = mode;
+        return 0;
+    }
+    if ((w->rc = bxl_tree_find(w->l, w->base, hex, &found, &blob_b, found_path, w->err)) != 0)
+        return -1;
+    if (found && git_oid_equal(&blob_b, git_tree_entry_id(te)))
+        return 0;
+    if ((w->rc = bxl_blob_read(w->l, git_tree_entry_id(te), &a, &alen, w->err)) != 0 ||
+        (found && (w->rc = bxl_blob_read(w->l, &blob_b, &b, &blen, w->err)) != 0) ||
+        (w->rc = bx_ledger_note_union(b, blen, a, alen, &m, &mlen, w->err)) != 0)
+        goto fail;
+    if (found && mlen == blen && memcmp(m, b, blen) == 0) {
+        free(m);
+    } else {
+        bxl_update *x = update_new(w->u, w->err);
+        if (!x) {
+            w->rc = BX_ENOMEM;
+            free(m);
+            goto fail;
+        }
+        snprintf(x->path, sizeof x->path, "%s", found ? found_path : hex);
+        x->buf = m;
+        x->len = mlen;
+    }
+    free(a);
+    free(b);
+    return 0;
+fail:
+    free(a);
+    free(b);
+    return -1;
+}
+
+/* The notes of `other` merged into `base`'s tree: one update per note whose content
+ * changes. Entries of other's tree that are not notes (a gitlink, a blob or tree not at a
+ * note's path) are kept untouched and counted in s->odd_kept: one such entry pushed to the
+ * shared notes ref must not stop every fetch and push. */
+static int merge_updates(bx_ledger *l, git_commit *base, git_commit *other, update_list *u,
+                         bx_ledger_sync *s, bx_error *err)
+{
+    git_tree *tree = NULL, *theirs = NULL;
+    merge_walk w = {.l = l, .u = u, .s = s, .err = err};
     int rc = 0, g;
 
-    if (git_commit_tree(&tree, base) < 0 || git_note_commit_iterator_new(&it, other) < 0) {
+    if (git_commit_tree(&tree, base) < 0 || git_commit_tree(&theirs, other) < 0) {
         rc = bxl_git_error(err, BX_EIO, BX_LEDGER_NOTES_REF, "cannot read the notes");
         goto out;
     }
-    while ((g = git_note_next(&blob_o, &target, it)) == 0) {
-        char hex[41], path[64];
-        int found = 0;
-        git_oid_tostr(hex, sizeof hex, &target);
-        if ((rc = bxl_tree_find(l, tree, hex, &found, &blob_b, path, err)) != 0)
-            goto out;
-        if (found && git_oid_equal(&blob_b, &blob_o))
-            continue;
-        if ((rc = bxl_blob_read(l, &blob_o, &a, &alen, err)) != 0 ||
-            (found && (rc = bxl_blob_read(l, &blob_b, &b, &blen, err)) != 0))
-            goto out;
-        char *m = NULL;
-        size_t mlen = 0;
-        if ((rc = bx_ledger_note_union(b, blen, a, alen, &m, &mlen, err)) != 0)
-            goto out;
-        if (found && mlen == blen && memcmp(m, b, blen) == 0) {
-            free(m);
-        } else {
-            if (u->n == u->cap) {
-                size_t cap = u->cap ? u->cap * 2 : 16;
-                bxl_update *v = realloc(u->v, cap * sizeof *v);
-                if (!v) {
-                    free(m);
-                    rc = bx_error_set(err, BX_ENOMEM, NULL, "out of memory");
-                    goto out;
-                }
-                u->v = v;
-                u->cap = cap;
-            }
-            bxl_update *x = &u->v[u->n++];
-            snprintf(x->path, sizeof x->path, "%s", found ? path : hex);
-            x->buf = m;
-            x->len = mlen;
-        }
-        free(a);
-        free(b);
-        a = b = NULL;
-        blen = alen = 0;
-    }
-    if (g != GIT_ITEROVER)
+    w.base = tree;
+    g = git_tree_walk(theirs, GIT_TREEWALK_PRE, merge_entry, &w);
+    if (w.rc != 0)
+        rc = w.rc;
+    else if (g < 0)
         rc = bxl_git_error(err, BX_EIO, BX_LEDGER_NOTES_REF, "cannot read the notes");
 out:
-    free(a);
-    free(b);
-    git_note_iterator_free(it);
+    git_tree_free(theirs);
     git_tree_free(tree);
     return rc;
 }
@@ -131,9 +206,12 @@ static int merge_round(bx_ledger *l, const git_oid *theirs, const char *what, bx
     /* Build on theirs when it already holds ours (a fast-forward if ours adds nothing);
      * else on ours. Either way nothing of either side is dropped. */
     git_commit *base = theirs_has_ours ? tc : oc, *other = theirs_has_ours ? oc : tc;
-    if ((rc = merge_updates(l, base, other, &u, err)) != 0)
+    s->odd_kept = 0;
+    s->odd_first[0] = '\0';
+    if ((rc = merge_updates(l, base, other, &u, s, err)) != 0)
         goto out;
-    s->notes_changed = u.n;
+    for (size_t i = 0; i < u.n; i++)
+        s->notes_changed += u.v[i].buf != NULL;
     if (theirs_has_ours && u.n == 0) {
         rc = bxl_ref_cas(l, &ours, theirs, "boxcert ledger: fast-forward", err);
         if (rc == 0) {
@@ -394,8 +472,12 @@ int bx_ledger_push(bx_ledger *l, const char *name, bx_ledger_sync *out, bx_error
             snprintf(last, sizeof last, " (last: not a fast-forward)");
         if ((rc = fetch_only(l, remote, shown, tmpref, &has, err)) != 0)
             goto out;
+        memset(&m, 0, sizeof m);
         if (has && (rc = bx_ledger_merge(l, tmpref, shown, &m, err)) != 0)
             goto out;
+        if (m.odd_kept && !out->odd_kept)
+            memcpy(out->odd_first, m.odd_first, sizeof out->odd_first);
+        out->odd_kept += m.odd_kept;
         bxl_backoff(round);
     }
     rc = bx_error_set(err, BX_EENV, shown,

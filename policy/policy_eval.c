@@ -88,7 +88,8 @@ static int64_t time_of(const json_t *o, const char *path)
     const char *s = json_string_value(bxp_seen(o, path));
     int64_t t;
     bx_error err;
-    if (!s || bx_time_parse(s, 0, &t, &err) != 0)
+    /* to the second: session.startedAt carries the engine's fraction from v2 */
+    if (!s || bx_time_parse(s, BX_TIME_FRACTION, &t, &err) != 0)
         return INT64_MIN;
     return t;
 }

@@ -125,6 +125,14 @@ static const bx_shape time_s = {.kind = BX_K_STRING,
                                 .def = "time",
                                 .doc = "RFC 3339 UTC with seconds and Z (YYYY-MM-DDTHH:MM:SSZ), "
                                        "a real calendar date."};
+/* From v2 a session start keeps the engine's fraction of a second (a certificate binds one
+ * start: two starts within a second are told apart) */
+static const bx_shape time_ns = {.kind = BX_K_STRING,
+                                 .fmt = BX_F_TIME_FRAC,
+                                 .def = "timeNs",
+                                 .doc = "RFC 3339 UTC with seconds, the engine's fraction of a "
+                                        "second (1 to 9 digits, no trailing 0; none when it is 0) "
+                                        "and Z, a real calendar date."};
 static const bx_shape path = {
     .kind = BX_K_STRING, .fmt = BX_F_ABSPATH, .def = "path", .doc = "An absolute path."};
 /* From v2 a path the policy compares is canonical: /a/b, no //, ., .. or trailing / */
@@ -223,7 +231,10 @@ static const bx_member m_session[] = {
     {"name", STR(BX_F_NONEMPTY)},
     {"pid", INT(1, BX_JSON_MAX_INT)},
     {"restartPolicy", OBJ_N(m_restart)},
-    {"startedAt", &time_s},
+    {"startedAt", &time_s, 0, 0, 1, "State.StartedAt to the second."},
+    {"startedAt", &time_ns, 0, 2, 0,
+     "State.StartedAt as the engine gives it, to the nanosecond (compared as seconds and "
+     "nanoseconds, never as text)."},
     {0},
 };
 
@@ -235,8 +246,16 @@ static const bx_member m_image[] = {
     {0},
 };
 
+static const char *const e_src_ignored[] = {"assume-unchanged", "config", "core.worktree",
+                                            "info-attributes", "skip-worktree", NULL};
 static const bx_member m_source[] = {
-    {"dirty", BOOL},
+    {"dirty", BOOL, 0, 0, 0,
+     "The checkout's tracked files differ from the commit's tree (each hashed raw; the index, "
+     "the repository's configuration and attributes never read)."},
+    {"ignored", ARR(ENUM(e_src_ignored), BX_O_STRING, 1), 0, 2, 0,
+     "What the checkout said and the check did not read: skip-worktree or assume-unchanged "
+     "entries in its index, a core.worktree or other settings in its config, "
+     ".git/info/attributes. Sorted."},
     {0},
 };
 

@@ -97,8 +97,9 @@ typedef struct {
      * its file; NULL: predicate.requested is null */
     const json_t *requested;
     const char *requested_sha256;
-    int source_given; /* predicate.source: null unless set, then {dirty: source_dirty} */
+    int source_given; /* predicate.source: null unless set, then {dirty, ignored} */
     int source_dirty;
+    unsigned source_ignored; /* BX_SRC_* (bx_source_check) */
     int engine_only; /* 1: do not read the kernel's view (level engine) */
     /* where the kernel view is read (tests); NULL = this host's */
     const char *proc_root, *task_root, *pidfile;
@@ -218,10 +219,28 @@ int bx_requested_load(const char *buf, size_t len, const char *file, json_t **co
 
 /* ---- the session's source ----------------------------------------------------------- */
 
-/* Check that rev (40 lowercase hex) names a commit of the repository at dir (found as git
- * does: dir or a parent; a repository owned by another user is accepted) and whether its
- * work tree differs from HEAD in tracked files (*dirty; untracked files do not count).
- * Not a repository, or no such commit: BX_ECONFIG. */
-int bx_source_check(const char *dir, const char *rev, int *dirty, bx_error *err) BX_WUR;
+/* What a checkout says that the check of its source ignores (predicate v2 source.ignored):
+ * each could make a changed tree read as clean, so none is read. */
+enum {
+    BX_SRC_ASSUME_UNCHANGED = 1, /* an index entry flagged assume-unchanged */
+    BX_SRC_CONFIG = 2,           /* other settings that change what git compares */
+    BX_SRC_CORE_WORKTREE = 4,    /* core.worktree in the repository's config */
+    BX_SRC_INFO_ATTRIBUTES = 8,  /* .git/info/attributes (filters such as ident) */
+    BX_SRC_SKIP_WORKTREE = 16    /* an index entry flagged skip-worktree */
+};
+/* The names of the bits above, in the order of their bits (which is sorted). */
+extern const char *const bx_source_ignored_names[];
+
+/* Check that rev (40 lowercase hex) names a commit of the repository whose checkout is dir
+ * (dir itself: never searched upwards; a repository owned by another user is accepted),
+ * and whether dir's tracked files differ from rev's tree (*dirty): each path of the tree,
+ * opened beneath dir without following links or blocking, hashed raw (no filter, no
+ * attribute, no configuration of the repository) against its blob id and mode. The index
+ * is never read for the comparison (a change only staged does not count; untracked files do
+ * not count). *ignored: BX_SRC_* of what the checkout says and the check did not read (may
+ * be NULL). A bare repository: never dirty. Not a repository, or no such commit:
+ * BX_ECONFIG. */
+int bx_source_check(const char *dir, const char *rev, int *dirty, unsigned *ignored,
+                    bx_error *err) BX_WUR;
 
 #endif

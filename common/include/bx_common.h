@@ -145,6 +145,15 @@ char *bx_sha256_hex(const void *buf, size_t len, char out[65]);
 /* Flags of bx_time_parse. */
 enum { BX_TIME_FRACTION = 1 /* a fraction of a second is allowed (and dropped) */ };
 int bx_time_parse(const char *s, unsigned flags, int64_t *out, bx_error *err) BX_WUR;
+/* Parse RFC 3339 UTC "YYYY-MM-DDTHH:MM:SS[.fraction]Z" into seconds and nanoseconds (".5"
+ * is 500000000 ns); a fraction of more than 9 digits is BX_EINVAL (it cannot be kept).
+ * *has_frac: 1 when a fraction was written. */
+int bx_time_parse_ns(const char *s, int64_t *sec, int32_t *nsec, int *has_frac,
+                     bx_error *err) BX_WUR;
+/* Format as "YYYY-MM-DDTHH:MM:SS[.fraction]Z" into out[31]: the fraction without trailing
+ * zeros and none when nsec is 0 (Go's RFC3339Nano, as Docker writes State.StartedAt). An
+ * nsec outside 0..999999999 is written as 0. */
+char *bx_time_format_ns(int64_t sec, int32_t nsec, char out[31]);
 /* Format seconds since the epoch as "YYYY-MM-DDTHH:MM:SSZ" into out[21]. Times outside
  * the years 0000..9999 are clamped to that range. */
 char *bx_time_format(int64_t t, char out[21]);

@@ -12,7 +12,8 @@
  * One JSON document (schema: `boxcert schema expect`):
  *   {"version": 1, "sessions": [{"id": "<64 hex>", "name": "NAME", "startedAt": "T"}, ...]}
  * Each entry names a session by its container Id, its name, or both; startedAt (RFC 3339
- * UTC, fractional seconds allowed and dropped) optionally pins one start. */
+ * UTC, a fraction of at most 9 digits kept) optionally pins one start: to the nanosecond when
+ * it has a fraction, else to the second. */
 #define BX_EXPECT_MAX_SIZE (4 * 1024 * 1024)
 #define BX_EXPECT_MAX_SESSIONS 100000
 
@@ -21,6 +22,8 @@ typedef struct {
     char *name;  /* owned; NULL when not given. Without the engine's leading "/" */
     int has_started;
     int64_t started_at; /* seconds since the epoch, when has_started */
+    int has_ns;         /* startedAt had a fraction: started_ns pins the nanosecond */
+    int32_t started_ns;
 } bx_expect_entry;
 
 typedef struct {
@@ -48,33 +51,65 @@ int bx_container_name_ok(const char *s);
 
 /* ---- session starts (start.c) --------------------------------------------------------
  * The one start matching of the audit and of `verify --expect`: which certificate is for
- * which start of which session. A certificate binds to one start: a restart changes
- * State.StartedAt (and State.Pid). Members a side does not know are not compared; a member
- * added later (issue 19.3: the nanoseconds of startedAt, session.pid) is compared only when
- * both sides know it, so every caller gets it by filling it in. */
+ * which start of which session. A certificate binds one start: a restart changes
+ * State.StartedAt (to the nanosecond) and State.Pid. Starts are compared as (seconds,
+ * nanoseconds), never as text: a v2 certificate and the engine know the nanoseconds, a v1
+ * certificate only the second; session.pid is compared with State.Pid while the session
+ * runs. Members a side does not know are not compared. */
 typedef struct {
     const char *container_id; /* 64 hex; NULL: not known (a name-only --expect entry) */
     const char *name;         /* the container's name; NULL: not known */
     const char *engine_id;    /* engine.id; NULL or "": not known */
     int has_started;
     int64_t started_at; /* session.startedAt / State.StartedAt, seconds */
+    int has_ns;         /* started_ns known: a v2 certificate, the engine, a fraction given */
+    int32_t started_ns; /* 0..999999999 */
+    int64_t pid;        /* session.pid / State.Pid; 0: not known (the session is not running) */
 } bx_start;
 
-/* What a verified statement records of its session start (strings borrowed from it). 0, or
- * BX_EINVAL when session.containerId or session.startedAt is missing or unreadable. */
+/* What a verified statement records of its session start (strings borrowed from it):
+ * nanoseconds from predicate v2 on, session.pid. 0, or BX_EINVAL when session.containerId or
+ * session.startedAt is missing or unreadable. */
 int bx_start_of(const json_t *statement, bx_start *out, bx_error *err) BX_WUR;
 
-/* 1 when got (what a certificate records) is a start of the session want names: the same
- * container Id when want has one, else the same name; the same startedAt when want has one;
- * the same engine when both name one. got must know its container Id and its start. */
+/* How a start got (what a certificate records) relates to the session start want names: */
+enum {
+    BX_START_NO = 0,     /* another session, engine or start */
+    BX_START_SAME = 1,   /* this start: the nanoseconds or the pid agree too, or want pins no
+                          * start (then any start of the session) */
+    BX_START_SECOND = 2, /* the same second, and nothing else to tell the starts apart (a v1
+                          * certificate of a session not running, an --expect start without
+                          * a fraction) */
+    BX_START_AMBIGUOUS = 3 /* bx_start_takes: BX_START_SECOND, and another start of that
+                            * session in that second is known: not taken */
+};
+
+/* The relation of got to want: the same container Id when want has one, else the same name;
+ * the same engine when both name one; when want pins a start, the same second, the same
+ * nanosecond when both know it, the same pid when both know it. got must know its container
+ * Id and its start (else BX_START_NO). */
 int bx_start_matches(const bx_start *want, const bx_start *got);
+
+/* 1 when known[0..n) holds another start of got's session in got's second: the same container
+ * (and engine, when both name one), the same second, and a pid or nanosecond that differs. */
+int bx_start_ambiguous(const bx_start *got, const bx_start *known, size_t n);
+
+/* The decision every caller makes: bx_start_matches, and a match to the second only is taken
+ * only when no other start in that second is known (known: every verified certificate's start
+ * of got's container; got may be among them). Returns BX_START_NO, _SAME, _SECOND (both
+ * taken) or _AMBIGUOUS (not taken: the row is unattested). */
+int bx_start_takes(const bx_start *want, const bx_start *got, const bx_start *known, size_t n);
+
+/* 1 for BX_START_SAME and BX_START_SECOND: the certificate is for this start. */
+#define BX_START_TAKEN(r) ((r) == BX_START_SAME || (r) == BX_START_SECOND)
 
 /* The start an --expect entry names (strings borrowed from e). */
 void bx_start_of_entry(const bx_expect_entry *e, bx_start *out);
 
-/* 1 when entry e names the certificate start got whose session carries labels: by Id (and
+/* How entry e names the certificate start got whose session carries labels: by Id (and
  * startedAt when given) through bx_start_matches; an entry with a name only also needs every
- * kv ("K=V") in labels, so an old run's certificate with the same name does not count. */
+ * kv ("K=V") in labels, so an old run's certificate with the same name does not count.
+ * BX_START_NO, BX_START_SAME or BX_START_SECOND (to be settled with bx_start_ambiguous). */
 int bx_expect_names(const bx_expect_entry *e, const bx_start *got, const json_t *labels,
                     const char *const *kv, size_t nkv);
 

@@ -175,6 +175,9 @@ typedef struct {
     int outcome;          /* BX_LEDGER_SYNC_* */
     int remote_has_notes; /* fetch/push: the remote had refs/notes/boxcert */
     size_t notes_changed; /* merge: notes (commits) whose content changed */
+    size_t odd_kept;      /* merge: entries of the other notes tree that are not notes (a
+                           * gitlink, a tree or blob not at a note's path): kept untouched */
+    char odd_first[96];   /* the first of them: "MODE PATH" */
     size_t attempts;      /* push: rounds needed */
     char before[41];      /* refs/notes/boxcert before ("" when absent) */
     char after[41];       /* and after ("" when absent) */

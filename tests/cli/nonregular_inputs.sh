@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
 # No input that blocks: every file named by an option or an environment variable (a public
-# or private key, the passphrase file, a policy and the key files it names, --seen,
-# --expect, --requested) is opened without blocking and must be a regular file: a FIFO (no
+# or private key: --key, --verify-key, --signing-key; the passphrase file, a policy and the
+# key files it names, --seen, --expect, --requested, --from-json) is opened without blocking and must be a regular file: a FIFO (no
 # writer: a blocking open would hang for ever), a unix socket, a character device and a
 # folder are each refused with exit 2 and a line naming the file, within 5 seconds (a hang
 # ends the test at once: "Bail out!").
@@ -56,12 +56,31 @@ for f in fifo sock /dev/zero folder; do
     --engine unix://"$T"/no-engine.sock
   refused "collect --requested $f" "$f" "$B/boxcert" collect some-session --key key.key \
     --requested "$f" --engine unix://"$T"/no-engine.sock
+  refused "verify --expect $f" "$f" "$B/boxcert-verify" verify "$CERT" --policy strict@1 \
+    --key "$PUB" --expect "$f"
+  refused "collect --key $f (a private key)" "$f" "$B/boxcert" collect some-session --key "$f" \
+    --engine unix://"$T"/no-engine.sock
+  refused "audit --collect --signing-key $f" "$f" "$B/boxcert" audit --certs folder --policy strict@1 \
+    --key "$PUB" --label run=x --collect --signing-key "$f" --engine unix://"$T"/no-engine.sock
+  refused "audit --from-json $f" "$f" "$B/boxcert" audit --from-json "$f"
+  refused "ledger add --key $f" "$f" "$B/boxcert" ledger add --repo "$T" --rev HEAD \
+    --policy strict@1 --key "$f" "$CERT"
+  refused "ledger verify --policy $f" "$f" "$B/boxcert" ledger verify --repo "$T" --range HEAD \
+    --policy "$f" --key "$PUB"
   # a policy naming such a file as a trusted key
   case $f in /*) kf=$f ;; *) kf=$T/$f ;; esac
   printf 'version: 1\ntrust:\n  keys:\n    - file: %s\n' "$kf" >trust.yaml
   refused "a policy's trust.keys file: $f" "$f" "$B/boxcert-verify" verify "$CERT" --policy trust.yaml
 done
 
+# DOCKER_CERT_PATH's TLS files for a tcp:// engine
+mkdir tls
+: >tls/cert.pem
+: >tls/key.pem
+mkfifo tls/ca.pem
+refused "DOCKER_CERT_PATH with a FIFO as ca.pem" "tls/ca.pem" env DOCKER_TLS_VERIFY=1 \
+  DOCKER_CERT_PATH="$T/tls" "$B/boxcert" collect some-session --key key.key \
+  --engine tcp://127.0.0.1:9
 # a passphrase file that is a pipe (process substitution) is not a regular file either
 refused "BOXCERT_KEY_PASSPHRASE_FILE=<(echo secret)" "/dev/fd/[0-9]+" \
   env BOXCERT_KEY_PASSPHRASE_FILE=<(echo secret) "$B/boxcert" keygen --encrypt --out piped

@@ -170,6 +170,25 @@ if [ -s "$T/tls-probe.intoto.json" ]; then
     --expect "$T/expect.json" --engine "$BOXCERT_TLS_HOST" --format json --output "$T/tls.json"
   is "$($PY -c 'import json,sys; a,b=(json.load(open(p)) for p in sys.argv[1:]); k=lambda r: sorted((x["containerId"] or "", x["verdict"], tuple(x["flags"])) for x in r["sessions"]); print(k(a) == k(b))' "$T/report.json" "$T/tls.json")" \
     True "... as the socket"
+  # Orphans are judged by the engines that own this host's tasks: the real dockerd on its
+  # local socket (SO_PEERCRED), or its TLS endpoint once proven the same as that socket; the
+  # TLS endpoint alone is a remote engine whose listing hides no local task.
+  u1id=$("$DOCKER" inspect -f '{{.Id}}' "$(name_of u1)")
+  mkdir -p "$T/rtasks/$u1id" "$T/rtasks/zz-unknown"
+  orphans() { $PY -c 'import json,sys; r=json.load(open(sys.argv[1])); print(" ".join("u1" if o["id"] == sys.argv[2] else o["id"] for o in r["orphans"]))' "$1" "$u1id"; }
+  "${tls_env[@]}" "$BOXCERT" audit --policy "$T/policy.yaml" --key "$T/k.pub" --certs "$T/certs" \
+    --label "$RUN" --tasks "$T/rtasks" --engine unix:///var/run/docker.sock --format json \
+    --output "$T/o-sock.json" >/dev/null 2>&1
+  is "$(orphans "$T/o-sock.json")" "zz-unknown" "orphans: the local dockerd's task is not one"
+  "${tls_env[@]}" "$BOXCERT" audit --policy "$T/policy.yaml" --key "$T/k.pub" --certs "$T/certs" \
+    --label "$RUN" --tasks "$T/rtasks" --engine "$BOXCERT_TLS_HOST" --format json \
+    --output "$T/o-tls.json" >/dev/null 2>&1
+  is "$(orphans "$T/o-tls.json")" "u1 zz-unknown" "... a tcp:// engine alone hides none"
+  "${tls_env[@]}" "$BOXCERT" audit --policy "$T/policy.yaml" --key "$T/k.pub" --certs "$T/certs" \
+    --label "$RUN" --tasks "$T/rtasks" --engine "$BOXCERT_TLS_HOST" \
+    --engine unix:///var/run/docker.sock --format json --output "$T/o-both.json" >/dev/null 2>&1
+  is "$(orphans "$T/o-both.json") $($PY -c 'import json,sys; print(json.load(open(sys.argv[1]))["engines"][1]["sameAs"] is not None)' "$T/o-both.json")" \
+    "zz-unknown True" "... proven the same as the local socket, it does"
 fi
 
 # --collect: certificates for running sessions that have none, marked late when they are
@@ -217,6 +236,9 @@ ok "the old certificate is kept" cmp "$T/ccerts/$c1.intoto.json" "$T/c1.before"
 ok "the new one is named after the start" bash -c "ls '$T/ccerts/$c1'-20*Z.intoto.json"
 is "$($PY -c 'import json,sys; r=json.load(open(sys.argv[1])); print(sorted(x["status"] for x in r["certificates"]))' "$T/collect3.json")" \
   "['unmatched']" "the old start's certificate is listed, unmatched"
+is "$($PY -c 'import json,sys; r=json.load(open(sys.argv[1])); print([x["startedAt"] for x in r["sessions"] if x["containerId"] == sys.argv[2]])' "$T/collect3.json" "$c1")" \
+  "['$("$DOCKER" inspect -f '{{.State.StartedAt}}' "$c1")']" \
+  "the restarted session's row carries its start to the nanosecond, as the engine gives it"
 # Several sessions at once (--jobs): the same rows, certificates and files as one at a
 # time. Ten sessions (one weak) for four workers.
 PRUN=audit.run=$RUN_ID-p

@@ -29,19 +29,26 @@ ok "collect with a clean source" "$BOXCERT" collect "$id" --key "$T/k.key" \
   --source-repo "$T/repo" --source-rev "$rev" --out "$T/clean.intoto.json"
 statement "$T/clean.intoto.json" >"$T/clean.txt"
 like "$T/clean.txt" " source:$rev " "the source subject names the commit"
-like "$T/clean.txt" '\{"dirty": false\}$' "source.dirty false"
+like "$T/clean.txt" '\{"dirty": false, "ignored": \[\]\}$' "source.dirty false, nothing ignored"
 like "$T/clean.txt" '^image:[0-9a-f]{64} ' "the image subject first"
 check_schema certificate "$T/clean.intoto.json"
 
 echo scratch >"$T/repo/untracked"
 ok "an untracked file" "$BOXCERT" collect "$id" --key "$T/k.key" --source-repo "$T/repo" \
   --source-rev "$rev" --out "$T/untracked.intoto.json"
-like <(statement "$T/untracked.intoto.json") '\{"dirty": false\}$' "... is not dirty"
+like <(statement "$T/untracked.intoto.json") '\{"dirty": false, "ignored": \[\]\}$' "... is not dirty"
 echo two >>"$T/repo/f"
 ok "a changed tracked file" "$BOXCERT" collect "$id" --key "$T/k.key" --source-repo "$T/repo" \
   --source-rev "$rev" --out "$T/dirty.intoto.json"
-like <(statement "$T/dirty.intoto.json") '\{"dirty": true\}$' "... is dirty"
+like <(statement "$T/dirty.intoto.json") '\{"dirty": true, "ignored": \[\]\}$' "... is dirty"
 g checkout -q -- f
+# What a session with the checkout mounted could write to its .git to look clean
+g update-index --skip-worktree f && g config core.fileMode false && echo three >>"$T/repo/f"
+ok "a change hidden by skip-worktree and core.fileMode" "$BOXCERT" collect "$id" --key "$T/k.key" \
+  --source-repo "$T/repo" --source-rev "$rev" --out "$T/hidden.intoto.json"
+like <(statement "$T/hidden.intoto.json") '\{"dirty": true, "ignored": \["config", "skip-worktree"\]\}$' \
+  "... is dirty, and what was ignored is recorded"
+g update-index --no-skip-worktree f && g config --unset core.fileMode && g checkout -q -- f
 
 chown -R nobody: "$T/repo" 2>/dev/null
 ok "a repository owned by another user is accepted" "$BOXCERT" collect "$id" --key "$T/k.key" \

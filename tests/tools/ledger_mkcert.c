@@ -98,7 +98,7 @@ int main(int argc, char **argv)
     json_object_set_new(pred, "issuedAt", json_string(bx_time_format(issued, t1)));
     json_object_set_new(pred, "expiresAt", json_string(bx_time_format(issued + ttl, t2)));
     json_object_set_new(pred, "nonce", json_string(nonce));
-    json_object_set_new(pred, "source", source ? json_pack("{s:b}", "dirty", 0) : json_null());
+    json_object_set_new(pred, "source", source ? json_pack("{s:b, s:[]}", "dirty", 0, "ignored") : json_null());
     if (bx_predicate_inputs_sha256(pred, inputs, &e) != 0)
         die_err("inputs", &e);
     json_object_set_new(pred, "inputsSha256", json_string(inputs));

@@ -115,7 +115,7 @@ static int cmd_statement(int argc, char **argv)
     json_object_set_new(pred, "host",
                         json_pack("{s:s,s:s}", "bootId", BOOT_ID, "hostname", HOSTNAME));
     if (source)
-        json_object_set_new(pred, "source", json_pack("{s:b}", "dirty", 0));
+        json_object_set_new(pred, "source", json_pack("{s:b, s:[]}", "dirty", 0, "ignored"));
     if (bx_predicate_inputs_sha256(pred, inputs, &e) != 0)
         die_err("inputs", &e);
     json_object_set_new(pred, "inputsSha256", json_string(inputs));

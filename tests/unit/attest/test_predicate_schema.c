@@ -95,8 +95,23 @@ static void every_case(void)
         if (!p)
             continue;
         ok_err(check_pred(p, NULL, &e), &e, "%.64s: the closed schema accepts it", ent->d_name);
+        json_object_set_new(p, "source", json_pack("{s:b, s:[]}", "dirty", 0, "ignored"));
+        ok_err(check_pred(p, COMMIT, &e), &e,
+               "%.64s: with a source subject and source {dirty, ignored}", ent->d_name);
         json_object_set_new(p, "source", json_pack("{s:b}", "dirty", 0));
-        ok_err(check_pred(p, COMMIT, &e), &e, "%.64s: with a source subject and source {dirty}",
+        ok(check_pred(p, COMMIT, &e) != 0, "%.64s: v2 source without ignored refused",
+           ent->d_name);
+        json_object_set_new(p, "source", json_pack("{s:b, s:[s,s]}", "dirty", 0, "ignored",
+                                                   "skip-worktree", "config"));
+        ok(check_pred(p, COMMIT, &e) != 0, "%.64s: source.ignored unsorted refused", ent->d_name);
+        json_object_set_new(p, "source",
+                            json_pack("{s:b, s:[s]}", "dirty", 0, "ignored", "index"));
+        ok(check_pred(p, COMMIT, &e) != 0, "%.64s: source.ignored outside its set refused",
+           ent->d_name);
+        json_object_set_new(p, "source", json_pack("{s:b, s:[s,s,s,s,s]}", "dirty", 0, "ignored",
+                                                   "assume-unchanged", "config", "core.worktree",
+                                                   "info-attributes", "skip-worktree"));
+        ok_err(check_pred(p, COMMIT, &e), &e, "%.64s: every name of source.ignored, sorted",
                ent->d_name);
         json_decref(p);
         n++;
@@ -290,7 +305,7 @@ static const mutation mutations[] = {
     {"", "requested",
      "{\"containment\": {\"user\": {\"nonRoot\": \"yes\"}}, \"sha256\": \"" HEX64 "\"}", "set",
      "/predicate/requested/containment/user/nonRoot", "true or false"},
-    {"", "source", "{\"dirty\": false}", "set", "/predicate/source", "without a source subject"},
+    {"", "source", "{\"dirty\": false, \"ignored\": []}", "set", "/predicate/source", "without a source subject"},
     {"", "source", "{\"dirty\": 0}", "set", "/predicate/source/dirty", "true or false"},
     {"/containment/network", "mode", "mode", "rename", "/predicate/containment/network/Mode",
      "unknown member"},

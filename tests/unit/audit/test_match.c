@@ -396,9 +396,124 @@ static void scale(void)
     bx_policy_free(p);
 }
 
+
+/* A certificate of session start (started, ns when v2) with session.pid pid. */
+static void cert_start(bx_audit *a, const char *file, int n, const char *name, int v2,
+                       int64_t started, int32_t ns, int64_t pid)
+{
+    char ts[31], ti[21];
+    bxu_cert *c;
+
+    a->certs = bxu_grow(a->certs, &a->ncerts, sizeof *a->certs);
+    c = &a->certs[a->ncerts - 1];
+    c->file = strdup(file);
+    c->row = -1;
+    bx_sha256_hex(file, strlen(file), c->res.certificate_id);
+    c->res.findings = json_array();
+    c->res.statement = json_pack(
+        "{s:s, s:{s:s, s:{s:s}, s:{s:s, s:s, s:s, s:I, s:{s:s}}}}", "predicateType",
+        v2 ? "urn:boxcert:containment:v2" : "urn:boxcert:containment:v1", "predicate",
+        "issuedAt", bx_time_format(started + 2, ti), "engine", "id", ENG, "session",
+        "containerId", id(n), "name", name, "startedAt",
+        v2 ? bx_time_format_ns(started, ns, ts) : bx_time_format(started, ts), "pid",
+        (json_int_t)pid, "labels", "run", "r1");
+    bxu_cert_judge(a, c);
+}
+
+/* A certificate binds one start (issue 19.3): a restart within the same second keeps its
+ * second but not its nanoseconds or its pid. */
+static void one_start(void)
+{
+    static const char *const labels[] = {"run=r1"};
+    bx_policy *p = NULL;
+    bx_error err;
+    bx_expect ex = {0};
+    json_t *doc = NULL;
+    int complete;
+    size_t viol;
+    char exbuf[512], t0[21];
+
+    ok_err(bx_policy_load_buffer(policy_yaml, strlen(policy_yaml), "/nonexistent/p.yaml", &p, &err),
+           &err, "policy");
+    snprintf(exbuf, sizeof exbuf,
+             "{\"version\":1,\"sessions\":[{\"id\":\"%s\"},{\"id\":\"%s\",\"startedAt\":\"%.19s."
+             "000000009Z\"},{\"id\":\"%s\",\"startedAt\":\"%s\"}]}",
+             id(14), id(15), bx_time_format(T0, t0), id(13), t0);
+    ok_err(bx_expect_parse(exbuf, strlen(exbuf), "expect", &ex, &err), &err, "expect parses");
+    bx_audit *a = new_audit(p, labels, 1, &ex);
+    bxu_session *s;
+
+    s = session(a, 0, "v2-same", "running", BXU_PRESENT, T0);
+    s->started_ns = 5000;
+    s->pid = 42;
+    cert_start(a, "c/v2-same.json", 0, "v2-same", 1, T0, 5000, 42);
+    s = session(a, 1, "v2-restart", "running", BXU_PRESENT, T0);
+    s->started_ns = 7000;
+    s->pid = 43;
+    cert_start(a, "c/v2-old.json", 1, "v2-restart", 1, T0, 5000, 42);
+    s = session(a, 2, "v1-pid", "running", BXU_PRESENT, T0);
+    s->started_ns = 7000;
+    s->pid = 43;
+    cert_start(a, "c/v1-pid-old.json", 2, "v1-pid", 0, T0, 0, 42);
+    s = session(a, 3, "v1-same", "running", BXU_PRESENT, T0);
+    s->started_ns = 7000;
+    s->pid = 43;
+    cert_start(a, "c/v1-same.json", 3, "v1-same", 0, T0, 0, 43);
+    s = session(a, 4, "v1-exited", "exited", BXU_PRESENT, T0);
+    s->started_ns = 7000;
+    cert_start(a, "c/v1-exited.json", 4, "v1-exited", 0, T0, 0, 43);
+    s = session(a, 5, "v1-exited-twice", "exited", BXU_PRESENT, T0);
+    s->started_ns = 7000;
+    cert_start(a, "c/v1-twice-a.json", 5, "v1-exited-twice", 0, T0, 0, 43);
+    cert_start(a, "c/v1-twice-b.json", 5, "v1-exited-twice", 1, T0, 100, 42);
+    /* removed sessions only --expect names */
+    cert_start(a, "c/gone-alone.json", 14, "gone-alone", 0, T0, 0, 42);
+    cert_start(a, "c/gone-twice-a.json", 15, "gone-twice", 0, T0, 0, 42);
+    cert_start(a, "c/gone-twice-b.json", 15, "gone-twice", 1, T0, 9, 50);
+    cert_start(a, "c/gone-amb-a.json", 13, "gone-amb", 0, T0, 0, 42);
+    cert_start(a, "c/gone-amb-b.json", 13, "gone-amb", 1, T0, 9, 50);
+
+    ok_err(bx_audit_report(a, &doc, &complete, &viol, &err), &err, "report");
+    ROW("v2-same", 0, "compliant", "leftover");
+    ROW("v2-restart", 0, "unattested", "leftover");
+    ROW("v1-pid", 0, "unattested", "leftover");
+    ROW("v1-same", 0, "compliant", "leftover");
+    ROW("v1-exited", 0, "compliant", "leftover");
+    ROW("v1-exited-twice", 0, "unattested", "leftover");
+    is_str(json_string_value(json_object_get(row_named(doc, "v2-same", 0), "startedAt")),
+           "2026-01-01T00:00:00.000005Z", "the row shows the start to the nanosecond");
+    ROW("gone-alone", 0, "compliant", "");
+    ok(json_is_true(json_object_get(row_named(doc, "gone-alone", 0), "expected")),
+       "gone-alone expected");
+    /* pinned to the ns: the v2 certificate; the v1 one of that second is not taken */
+    ROW("gone-twice", 0, "compliant", "");
+    ok(row_named(doc, "gone-twice", 1) == NULL, "the v1 certificate in that second is not taken");
+    is_int(json_array_size(json_object_get(row_named(doc, "gone-twice", 0), "duplicates")), 0,
+           "... nor a duplicate");
+    /* pinned to the second, with two starts known in that second: neither is taken */
+    ok(row_named(doc, "gone-amb", 0) == NULL, "no certificate row for an ambiguous second");
+    {
+        size_t i;
+        json_t *r, *found = NULL;
+        json_array_foreach(json_object_get(doc, "sessions"), i, r)
+        {
+            const char *cid = json_string_value(json_object_get(r, "containerId"));
+            if (cid && strcmp(cid, id(13)) == 0)
+                found = r;
+        }
+        ok(found && strcmp(json_string_value(json_object_get(found, "verdict")), "unattested") == 0,
+           "the entry pinned to an ambiguous second is unattested, not missing");
+    }
+    json_decref(doc);
+    bx_audit_free(a);
+    bx_expect_free(&ex);
+    bx_policy_free(p);
+}
+
 int main(void)
 {
     scale();
+    one_start();
     run();
     no_delay_rule();
     empty();

@@ -76,6 +76,58 @@ static void test_format(void)
     ok(1, "format/parse round trip over 200 years");
 }
 
+/* Nanoseconds: the engine's fraction kept (docs/audit.md, "a certificate binds one start"). */
+static void test_ns(void)
+{
+    static const struct {
+        const char *s;
+        int64_t sec;
+        int32_t ns;
+        int frac;
+        const char *fmt;
+    } good[] = {
+        {"2009-02-13T23:31:30Z", 1234567890, 0, 0, "2009-02-13T23:31:30Z"},
+        {"2009-02-13T23:31:30.5Z", 1234567890, 500000000, 1, "2009-02-13T23:31:30.5Z"},
+        {"2009-02-13T23:31:30.000000001Z", 1234567890, 1, 1, "2009-02-13T23:31:30.000000001Z"},
+        {"2009-02-13T23:31:30.123456789Z", 1234567890, 123456789, 1,
+         "2009-02-13T23:31:30.123456789Z"},
+        {"2009-02-13T23:31:30.7058186Z", 1234567890, 705818600, 1, "2009-02-13T23:31:30.7058186Z"},
+        {"2009-02-13T23:31:30.10Z", 1234567890, 100000000, 1, "2009-02-13T23:31:30.1Z"},
+        {"2009-02-13T23:31:30.000000000Z", 1234567890, 0, 1, "2009-02-13T23:31:30Z"},
+        {"2009-02-13T23:31:30.999999999Z", 1234567890, 999999999, 1,
+         "2009-02-13T23:31:30.999999999Z"},
+        {"1969-12-31T23:59:59.5Z", -1, 500000000, 1, "1969-12-31T23:59:59.5Z"},
+    };
+    static const char *bad[] = {"2009-02-13T23:31:30.1234567891Z", "2009-02-13T23:31:30.Z",
+                                "2009-02-13T23:31:30.5", "2009-02-13T23:31:30,5Z",
+                                "2009-02-13T23:31:30.5+00:00", "2009-02-13T23:31:30.-5Z", ""};
+    char out[31];
+
+    for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
+        bx_error err = {0};
+        int64_t sec = -42;
+        int32_t ns = -1;
+        int frac = -1;
+        ok_err(bx_time_parse_ns(good[i].s, &sec, &ns, &frac, &err), &err, "ns: parse %s",
+               good[i].s);
+        ok(sec == good[i].sec && ns == good[i].ns && frac == good[i].frac,
+           "ns: %s is (%lld, %d), fraction %d", good[i].s, (long long)sec, (int)ns, frac);
+        is_str(bx_time_format_ns(sec, ns, out), good[i].fmt, "ns: %s formats as %s", good[i].s,
+               good[i].fmt);
+    }
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        bx_error err = {0};
+        int64_t sec;
+        int32_t ns;
+        int frac;
+        is_int(bx_time_parse_ns(bad[i], &sec, &ns, &frac, &err), BX_EINVAL, "ns: refuse '%s'",
+               bad[i]);
+    }
+    is_str(bx_time_format_ns(0, 1000000000, out), "1970-01-01T00:00:00Z",
+           "ns: an nsec out of range is written as 0");
+    is_str(bx_time_format_ns(0, -5, out), "1970-01-01T00:00:00Z", "ns: a negative nsec too");
+}
+
 static void test_duration(void)
 {
     static const struct {
@@ -106,6 +158,7 @@ int main(void)
 {
     test_parse();
     test_format();
+    test_ns();
     test_duration();
     return tap_done();
 }

@@ -20,13 +20,17 @@ static char *slurp(const char *path, size_t *len)
 static json_t *as_json(const bx_expect *e)
 {
     json_t *arr = json_array();
-    char t[21];
+    char t[31];
 
     for (size_t i = 0; i < e->n; i++) {
         const bx_expect_entry *x = &e->v[i];
+        /* a start given with a fraction keeps it (to the nanosecond), one without is a second */
         json_array_append_new(
             arr, json_pack("{s:s?, s:s?, s:s?}", "id", x->id[0] ? x->id : NULL, "name", x->name,
-                           "startedAt", x->has_started ? bx_time_format(x->started_at, t) : NULL));
+                           "startedAt",
+                           !x->has_started ? NULL
+                           : x->has_ns     ? bx_time_format_ns(x->started_at, x->started_ns, t)
+                                           : bx_time_format(x->started_at, t)));
     }
     return arr;
 }

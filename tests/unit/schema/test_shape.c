@@ -26,7 +26,7 @@ static json_t *parse(const char *s)
     "null},\"user\":{\"shared\":null},\"uts\":{\"shared\":null}},\"user\":{\"everyUid\":null,"      \
     "\"everyGid\":null,\"everyGroup\":null,\"inNamespace\":null},"                               \
     "\"network\":{\"links\":null,\"networks\":null,\"routes\":null}"
-#define V1_EVIDENCE "\"evidence\":{\"collection\":null}"
+#define V1_EVIDENCE "\"evidence\":{\"collection\":null},\"source\":{\"ignored\":null}"
 
 static void versions(void)
 {
