@@ -268,22 +268,27 @@ static int may_be_in_session_pidns(bxa_kctx *k, const char *entry)
     return 1;
 }
 
-/* 1 when the process at dfd is in the session's pid namespace or one below it. */
-static int in_session_pidns(bxa_kctx *k, int dfd)
+/* 1 when the process at dfd is in the session's pid namespace or one below it (its ns/pid link
+ * in pidlink when already read, else NULL). */
+static int in_session_pidns(bxa_kctx *k, int dfd, const char *pidlink)
 {
-    char link[64];
+    char buf[64];
+    const char *link = pidlink;
 
-    bxa_ns_link(dfd, "pid", link);
+    if (!link) {
+        bxa_ns_link(dfd, "pid", buf);
+        link = buf;
+    }
     return link[0] && (strcmp(link, k->init_pidns) == 0 || pidns_below(k, dfd, link));
 }
 
 /* 1 when the process at dfd is the session's by k->rule (its cgroup read into *cg). */
-static int candidate(bxa_kctx *k, int dfd, char **cg, size_t *cgl)
+static int candidate(bxa_kctx *k, int dfd, const char *pidlink, char **cg, size_t *cgl)
 {
     bx_error ign;
 
     if (k->rule == BXA_RULE_PIDNS) {
-        if (!in_session_pidns(k, dfd))
+        if (!in_session_pidns(k, dfd, pidlink))
             return 0;
         if (bxa_read_at(dfd, "cgroup", BXA_PROC_FILE_MAX, cg, cgl, &ign) != 0)
             return 0;
@@ -295,11 +300,11 @@ static int candidate(bxa_kctx *k, int dfd, char **cg, size_t *cgl)
     return !bxa_cgroup_other(k, *cg, *cgl, NULL);
 }
 
-int bxa_session_member(bxa_kctx *k, int dfd)
+int bxa_session_member(bxa_kctx *k, int dfd, const char *pidlink)
 {
     char *cg = NULL;
     size_t cgl = 0;
-    int r = candidate(k, dfd, &cg, &cgl);
+    int r = candidate(k, dfd, pidlink, &cg, &cgl);
     free(cg);
     return r;
 }
@@ -332,10 +337,10 @@ int bxa_scan_session(bxa_kctx *k, bxa_pidstart *out, size_t max, size_t *n)
             continue;
         if ((dfd = openat(k->procfd, e->d_name, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
             continue;
-        if ((k->rule != BXA_RULE_PIDNS || in_session_pidns(k, dfd)) &&
+        if ((k->rule != BXA_RULE_PIDNS || in_session_pidns(k, dfd, NULL)) &&
             bxa_read_at(dfd, "stat", BXA_PROC_FILE_MAX, &stat, &sl, &ign) == 0 &&
             bxa_parse_stat(stat, sl, &st, &ign) == 0 && st.pid == pid && st.state != 'Z' &&
-            st.starttime <= k->s->begin && candidate(k, dfd, &cg, &cgl)) {
+            st.starttime <= k->s->begin && candidate(k, dfd, NULL, &cg, &cgl)) {
             if (*n == max)
                 rc = bx_error_set(k->err, BX_EINVAL, "kernel", "more than %zu processes in the session",
                                   max);

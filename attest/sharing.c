@@ -170,9 +170,9 @@ static int host_root(bxa_kctx *k, int dfd)
            a.st_dev == b.st_dev && a.st_ino == b.st_ino;
 }
 
-/* One process outside the session. */
+/* One process outside the session; pidlink: its ns/pid link, denied: reading it was refused. */
 static int one(bxa_kctx *k, const bxa_weakest *w, sharing *sh, int64_t pid, int dfd,
-               char (*mntns)[64], size_t *nmntns)
+               const char *pidlink, int denied, char (*mntns)[64], size_t *nmntns)
 {
     char id[65] = "", links[BXA_NS_COUNT][64];
     int known = 0, rc = 0, fdd;
@@ -184,13 +184,12 @@ static int one(bxa_kctx *k, const bxa_weakest *w, sharing *sh, int64_t pid, int 
      * root, an LSM) could share any of them: then no one knows (shared null), never "no".
      * The host's init (pid 1 here) is the host's own, whose root is out of scope: some hosts
      * deny reading it even to root (docs/collector.md, "Namespaces shared"). */
-    n = readlinkat(dfd, "ns/pid", links[BXA_NS_PID], sizeof links[BXA_NS_PID] - 1);
-    if (n < 0 && (errno == EACCES || errno == EPERM)) {
+    if (denied) {
         if (pid != 1)
             sh->unreadable = pid;
         return 0;
     }
-    links[BXA_NS_PID][n > 0 ? n : 0] = '\0';
+    snprintf(links[BXA_NS_PID], sizeof links[BXA_NS_PID], "%s", pidlink);
     for (int i = 0; i < BXA_NS_COUNT; i++) {
         /* a kind the host shares is decided: nothing another process shows changes it */
         if (sh->host[i] && i != BXA_NS_MNT) {
@@ -319,14 +318,19 @@ int bxa_ns_sharing(bxa_kctx *k, const bxa_weakest *w, json_t **out)
     }
     qsort(all, nall, sizeof *all, cmp_i64);
     for (size_t i = 0; rc == 0 && i < nall; i++) {
-        char name[24];
-        int dfd;
+        char name[24], pidlink[64];
+        ssize_t n;
+        int dfd, denied;
         snprintf(name, sizeof name, "%lld", (long long)all[i]);
         if ((dfd = openat(k->procfd, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
             continue;
+        /* read once: whether it is the session's, and the access check of one() */
+        n = readlinkat(dfd, "ns/pid", pidlink, sizeof pidlink - 1);
+        denied = n < 0 && (errno == EACCES || errno == EPERM);
+        pidlink[n > 0 ? n : 0] = '\0';
         /* one of the session's, started after the collection began: not outside it */
-        if (!bxa_session_member(k, dfd))
-            rc = one(k, w, &sh, all[i], dfd, mntns, &nmntns);
+        if (!bxa_session_member(k, dfd, pidlink))
+            rc = one(k, w, &sh, all[i], dfd, pidlink, denied, mntns, &nmntns);
         close(dfd);
     }
     if (rc == 0 && sh.unreadable) {
