@@ -517,8 +517,9 @@ int bxa_path_at_or_below(const char *p, const char *base);
  * started after the collection began, zombies and the collector are never the session's. */
 int bxa_scan_session(bxa_kctx *k, bxa_pidstart *out, size_t max, size_t *n) BX_WUR;
 /* 1 when the process at dfd is the session's by k->rule, whenever it started (a process
- * started after the collection began is the session's too, though not read). */
-int bxa_session_member(bxa_kctx *k, int dfd);
+ * started after the collection began is the session's too, though not read). pidlink: its
+ * ns/pid link ("" when unreadable) when the caller has read it, else NULL. */
+int bxa_session_member(bxa_kctx *k, int dfd, const char *pidlink);
 /* 1 when a later scan (cur) agrees with an earlier one (prev): every process it finds was
  * found before, with the same start time (processes that exited in between were read). */
 int bxa_scans_agree(const bxa_pidstart *prev, size_t nprev, const bxa_pidstart *cur, size_t ncur);

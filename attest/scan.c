@@ -247,15 +247,48 @@ static int by_pid(const void *a, const void *b)
     return (x->pid > y->pid) - (x->pid < y->pid);
 }
 
+/* 0 when the process named by its /proc entry is, by its pid namespace link alone, not the
+ * session's (another pid namespace, one already found not below the session's, or none
+ * readable): one system call, before its folder is opened; 1 when it may be. */
+static int may_be_in_session_pidns(bxa_kctx *k, const char *entry)
+{
+    char path[48], link[64];
+    uint64_t ino;
+    ssize_t n;
+
+    snprintf(path, sizeof path, "%.20s/ns/pid", entry);
+    if ((n = readlinkat(k->procfd, path, link, sizeof link - 1)) <= 0)
+        return 0;
+    link[n] = '\0';
+    if (strcmp(link, k->init_pidns) == 0 || !(ino = link_ino(link)))
+        return 1;
+    for (size_t i = 0; i < k->nbelow; i++)
+        if (k->below_ino[i] == ino)
+            return k->below_is[i];
+    return 1;
+}
+
+/* 1 when the process at dfd is in the session's pid namespace or one below it (its ns/pid link
+ * in pidlink when already read, else NULL). */
+static int in_session_pidns(bxa_kctx *k, int dfd, const char *pidlink)
+{
+    char buf[64];
+    const char *link = pidlink;
+
+    if (!link) {
+        bxa_ns_link(dfd, "pid", buf);
+        link = buf;
+    }
+    return link[0] && (strcmp(link, k->init_pidns) == 0 || pidns_below(k, dfd, link));
+}
+
 /* 1 when the process at dfd is the session's by k->rule (its cgroup read into *cg). */
-static int candidate(bxa_kctx *k, int dfd, char **cg, size_t *cgl)
+static int candidate(bxa_kctx *k, int dfd, const char *pidlink, char **cg, size_t *cgl)
 {
     bx_error ign;
 
     if (k->rule == BXA_RULE_PIDNS) {
-        char link[64];
-        bxa_ns_link(dfd, "pid", link);
-        if (!link[0] || (strcmp(link, k->init_pidns) != 0 && !pidns_below(k, dfd, link)))
+        if (!in_session_pidns(k, dfd, pidlink))
             return 0;
         if (bxa_read_at(dfd, "cgroup", BXA_PROC_FILE_MAX, cg, cgl, &ign) != 0)
             return 0;
@@ -267,11 +300,11 @@ static int candidate(bxa_kctx *k, int dfd, char **cg, size_t *cgl)
     return !bxa_cgroup_other(k, *cg, *cgl, NULL);
 }
 
-int bxa_session_member(bxa_kctx *k, int dfd)
+int bxa_session_member(bxa_kctx *k, int dfd, const char *pidlink)
 {
     char *cg = NULL;
     size_t cgl = 0;
-    int r = candidate(k, dfd, &cg, &cgl);
+    int r = candidate(k, dfd, pidlink, &cg, &cgl);
     free(cg);
     return r;
 }
@@ -297,11 +330,17 @@ int bxa_scan_session(bxa_kctx *k, bxa_pidstart *out, size_t max, size_t *n)
 
         if (*end || pid <= 0 || pid == k->self_pid)
             continue;
+        /* by the pid namespace rule, most of this host's processes are told apart by one link,
+         * before their folder is opened and their stat read (the same conditions, in a cheaper
+         * order) */
+        if (k->rule == BXA_RULE_PIDNS && !may_be_in_session_pidns(k, e->d_name))
+            continue;
         if ((dfd = openat(k->procfd, e->d_name, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
             continue;
-        if (bxa_read_at(dfd, "stat", BXA_PROC_FILE_MAX, &stat, &sl, &ign) == 0 &&
+        if ((k->rule != BXA_RULE_PIDNS || in_session_pidns(k, dfd, NULL)) &&
+            bxa_read_at(dfd, "stat", BXA_PROC_FILE_MAX, &stat, &sl, &ign) == 0 &&
             bxa_parse_stat(stat, sl, &st, &ign) == 0 && st.pid == pid && st.state != 'Z' &&
-            st.starttime <= k->s->begin && candidate(k, dfd, &cg, &cgl)) {
+            st.starttime <= k->s->begin && candidate(k, dfd, NULL, &cg, &cgl)) {
             if (*n == max)
                 rc = bx_error_set(k->err, BX_EINVAL, "kernel", "more than %zu processes in the session",
                                   max);

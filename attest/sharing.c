@@ -23,6 +23,7 @@
 typedef struct {
     json_t *kind[BXA_NS_COUNT]; /* {host, containers, heldOpen} */
     int64_t unreadable;         /* a process outside whose namespaces could not be read */
+    int host[BXA_NS_COUNT];     /* kind[i].host is true: who else shares it is not named */
 } sharing;
 
 static int cmp_i64(const void *a, const void *b)
@@ -113,9 +114,14 @@ static int engine_netns(bxa_kctx *k, const char *point)
     return strcmp(point, key) == 0 || (realpath(key, real) && strcmp(point, real) == 0);
 }
 
-/* The nsfs mounts of one mount namespace (seen from process pid at dfd). */
+/* 1 when the process at dfd has the engine daemon's root (this host's). */
+static int host_root(bxa_kctx *k, int dfd);
+
+/* The nsfs mounts of one mount namespace (seen from process pid at dfd). A mountinfo whose
+ * bytes hold no "nsfs" has no nsfs mount (a file system type is never escaped): it is read
+ * but neither parsed nor attributed, and most are like that (every container's). */
 static int mounts_of(bxa_kctx *k, const bxa_weakest *w, sharing *sh, int64_t pid, int dfd,
-                     const char *cid)
+                     char cid[65], int *known)
 {
     char *buf = NULL;
     size_t len, n = 0;
@@ -124,7 +130,15 @@ static int mounts_of(bxa_kctx *k, const bxa_weakest *w, sharing *sh, int64_t pid
     int rc = 0;
 
     if (bxa_read_at(dfd, "mountinfo", BXA_PROC_FILE_MAX, &buf, &len, &ign) != 0 ||
-        bxa_parse_mountinfo(buf, len, &m, &n, &ign) != 0) {
+        !memmem(buf, len, "nsfs", 4)) {
+        free(buf);
+        return 0;
+    }
+    owner(k, dfd, cid, known);
+    /* a container's process still at this host's root is the runtime setting it up: its
+     * mount namespace is a copy of the host's (the engine's mounts in it), until it moves
+     * into its own root */
+    if ((*cid && host_root(k, dfd)) || bxa_parse_mountinfo(buf, len, &m, &n, &ign) != 0) {
         free(buf);
         return 0;
     }
@@ -133,7 +147,7 @@ static int mounts_of(bxa_kctx *k, const bxa_weakest *w, sharing *sh, int64_t pid
         uint64_t ino;
         int kind;
         if (strcmp(m[i].fstype, "nsfs") != 0 || bxa_ns_link_parse(m[i].root, type, &ino) != 0 ||
-            (kind = kind_of(type)) < 0 || !session_ns(w, kind, m[i].root))
+            (kind = kind_of(type)) < 0 || sh->host[kind] || !session_ns(w, kind, m[i].root))
             continue;
         if (kind == BXA_NS_NET && !*cid && engine_netns(k, m[i].point))
             continue; /* the engine's own handle on the session's network */
@@ -144,7 +158,6 @@ static int mounts_of(bxa_kctx *k, const bxa_weakest *w, sharing *sh, int64_t pid
     return rc;
 }
 
-/* 1 when the process at dfd has the engine daemon's root (this host's). */
 static int host_root(bxa_kctx *k, int dfd)
 {
     struct stat a, b;
@@ -157,12 +170,13 @@ static int host_root(bxa_kctx *k, int dfd)
            a.st_dev == b.st_dev && a.st_ino == b.st_ino;
 }
 
-/* One process outside the session. */
+/* One process outside the session; pidlink: its ns/pid link, denied: reading it was refused. */
 static int one(bxa_kctx *k, const bxa_weakest *w, sharing *sh, int64_t pid, int dfd,
-               char (*mntns)[64], size_t *nmntns)
+               const char *pidlink, int denied, char (*mntns)[64], size_t *nmntns)
 {
     char id[65] = "", links[BXA_NS_COUNT][64];
-    int known = 0, rc = 0, fdd, dup_fd;
+    int known = 0, rc = 0, fdd;
+    ssize_t n;
     DIR *d;
     struct dirent *e;
 
@@ -170,46 +184,54 @@ static int one(bxa_kctx *k, const bxa_weakest *w, sharing *sh, int64_t pid, int 
      * root, an LSM) could share any of them: then no one knows (shared null), never "no".
      * The host's init (pid 1 here) is the host's own, whose root is out of scope: some hosts
      * deny reading it even to root (docs/collector.md, "Namespaces shared"). */
-    if (readlinkat(dfd, "ns/pid", links[0], sizeof links[0]) < 0 &&
-        (errno == EACCES || errno == EPERM)) {
+    if (denied) {
         if (pid != 1)
             sh->unreadable = pid;
         return 0;
     }
+    snprintf(links[BXA_NS_PID], sizeof links[BXA_NS_PID], "%s", pidlink);
     for (int i = 0; i < BXA_NS_COUNT; i++) {
-        bxa_ns_link(dfd, bxa_ns_names[i], links[i]);
-        if (!session_ns(w, i, links[i]))
+        /* a kind the host shares is decided: nothing another process shows changes it */
+        if (sh->host[i] && i != BXA_NS_MNT) {
+            links[i][0] = '\0';
+            continue;
+        }
+        if (i != BXA_NS_PID)
+            bxa_ns_link(dfd, bxa_ns_names[i], links[i]);
+        if (sh->host[i] || !session_ns(w, i, links[i]))
             continue;
         owner(k, dfd, id, &known);
         if (*id)
             rc = add_container(k, sh->kind[i], id);
         else if (json_object_set_new(sh->kind[i], "host", json_true()) != 0)
             rc = bxa_oom(k->err);
+        else
+            sh->host[i] = 1;
         if (rc != 0)
             return rc;
     }
+    /* one descriptor for the folder: listed and its links read through it */
     if ((fdd = openat(dfd, "fd", O_RDONLY | O_DIRECTORY | O_CLOEXEC)) >= 0) {
-        if ((dup_fd = dup(fdd)) >= 0 && (d = fdopendir(dup_fd)) != NULL) {
+        if ((d = fdopendir(fdd)) != NULL) {
             while (rc == 0 && (e = readdir(d)) != NULL) {
                 char link[128], type[16], place[48];
                 uint64_t ino;
-                ssize_t n = readlinkat(fdd, e->d_name, link, sizeof link - 1);
                 int kind;
-                if (n <= 0)
+                if (e->d_name[0] == '.' ||
+                    (n = readlinkat(fdd, e->d_name, link, sizeof link - 1)) <= 0)
                     continue;
                 link[n] = '\0';
                 if (bxa_ns_link_parse(link, type, &ino) != 0 || (kind = kind_of(type)) < 0 ||
-                    !session_ns(w, kind, link))
+                    sh->host[kind] || !session_ns(w, kind, link))
                     continue;
                 owner(k, dfd, id, &known);
                 snprintf(place, sizeof place, "fd %.20s", e->d_name);
                 rc = add_holder(k, sh->kind[kind], "fd", pid, place, *id ? id : NULL);
             }
-            closedir(d);
-        } else if (dup_fd >= 0) {
-            close(dup_fd);
+            closedir(d); /* closes fdd */
+        } else {
+            close(fdd);
         }
-        close(fdd);
     }
     if (rc == 0 && links[BXA_NS_MNT][0]) {
         for (size_t i = 0; i < *nmntns; i++)
@@ -217,12 +239,7 @@ static int one(bxa_kctx *k, const bxa_weakest *w, sharing *sh, int64_t pid, int 
                 return 0;
         if (*nmntns < MNTNS_MAX)
             snprintf(mntns[(*nmntns)++], 64, "%s", links[BXA_NS_MNT]);
-        owner(k, dfd, id, &known);
-        /* a container's process still at this host's root is the runtime setting it up: its
-         * mount namespace is a copy of the host's (the engine's mounts in it), until it moves
-         * into its own root */
-        if (!*id || !host_root(k, dfd))
-            rc = mounts_of(k, w, sh, pid, dfd, id);
+        rc = mounts_of(k, w, sh, pid, dfd, id, &known);
     }
     return rc;
 }
@@ -253,7 +270,7 @@ static int engine_modes(bxa_kctx *k, sharing *sh)
 
 int bxa_ns_sharing(bxa_kctx *k, const bxa_weakest *w, json_t **out)
 {
-    sharing sh = {{NULL}, 0};
+    sharing sh = {{NULL}, 0, {0}};
     char(*mntns)[64] = calloc(MNTNS_MAX, 64);
     size_t nmntns = 0, nall = 0, cap = 0;
     int64_t *pids = NULL, *all = NULL;
@@ -301,14 +318,19 @@ int bxa_ns_sharing(bxa_kctx *k, const bxa_weakest *w, json_t **out)
     }
     qsort(all, nall, sizeof *all, cmp_i64);
     for (size_t i = 0; rc == 0 && i < nall; i++) {
-        char name[24];
-        int dfd;
+        char name[24], pidlink[64];
+        ssize_t n;
+        int dfd, denied;
         snprintf(name, sizeof name, "%lld", (long long)all[i]);
         if ((dfd = openat(k->procfd, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
             continue;
+        /* read once: whether it is the session's, and the access check of one() */
+        n = readlinkat(dfd, "ns/pid", pidlink, sizeof pidlink - 1);
+        denied = n < 0 && (errno == EACCES || errno == EPERM);
+        pidlink[n > 0 ? n : 0] = '\0';
         /* one of the session's, started after the collection began: not outside it */
-        if (!bxa_session_member(k, dfd))
-            rc = one(k, w, &sh, all[i], dfd, mntns, &nmntns);
+        if (!bxa_session_member(k, dfd, pidlink))
+            rc = one(k, w, &sh, all[i], dfd, pidlink, denied, mntns, &nmntns);
         close(dfd);
     }
     if (rc == 0 && sh.unreadable) {
