@@ -10,16 +10,8 @@
 PY=/usr/bin/python3
 V=$BOXCERT_BIN/boxcert-verify
 FIX=$BOXCERT_SOURCE_DIR/fixtures/inspect/hardened
-engine_pid=
-
-start_engine() { # start_engine [HOLD_FILE]
-  rm -f "$T/e.sock" "$T/e.sock.pid"
-  $PY "$BOXCERT_SOURCE_DIR/tests/lib/fake_engine.py" "$T/e.sock" "$FIX" "$@" >"$T/engine.log" 2>&1 &
-  engine_pid=$!
-  for _ in $(seq 1 50); do [ -S "$T/e.sock" ] && return 0; sleep 0.1; done
-  return 1
-}
-stop_engine() { [ -n "$engine_pid" ] && kill "$engine_pid" 2>/dev/null; wait "$engine_pid" 2>/dev/null; engine_pid=; }
+start_engine() { fake_engine_start "$FIX" "$@"; } # start_engine [HOLD_FILE]
+stop_engine() { fake_engine_stop; }
 trap 'stop_engine; rm -rf "$T"' EXIT
 
 "$BOXCERT" keygen --out "$T/k" >/dev/null

@@ -9,16 +9,9 @@
 . "$(dirname "$0")/../lib/testlib.sh"
 PY=/usr/bin/python3
 FIX=$BOXCERT_SOURCE_DIR/fixtures/inspect/hardened
-engine_pid=
-start_engine() {
-  $PY "$BOXCERT_SOURCE_DIR/tests/lib/fake_engine.py" "$T/e.sock" "$FIX" >"$T/engine.log" 2>&1 &
-  engine_pid=$!
-  for _ in $(seq 1 50); do [ -S "$T/e.sock" ] && return 0; sleep 0.1; done
-  return 1
-}
-trap '[ -n "$engine_pid" ] && kill "$engine_pid" 2>/dev/null; rm -rf "$T"' EXIT
+trap 'fake_engine_stop; rm -rf "$T"' EXIT
 "$BOXCERT" keygen --out "$T/k" >/dev/null
-ok "a fake engine of recorded replies" start_engine
+ok "a fake engine of recorded replies" fake_engine_start "$FIX"
 c() { "$BOXCERT" collect bxc-hardened --key "$T/k.key" --engine "unix://$T/e.sock" "$@"; }
 
 expect_rc 0 "no --require-level: issued" c --out "$T/a.intoto.json"

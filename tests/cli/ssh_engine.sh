@@ -11,7 +11,6 @@
 . "$(dirname "$0")/../lib/testlib.sh"
 PY=/usr/bin/python3
 FIX=$BOXCERT_SOURCE_DIR/fixtures/inspect/hardened
-engine_pid=
 mkdir -p "$T/bin"
 cat >"$T/bin/ssh" <<SH
 #!/bin/bash
@@ -36,15 +35,9 @@ while True:
 ' "$T/e.sock"
 SH
 chmod +x "$T/bin/ssh"
-start_engine() {
-  $PY "$BOXCERT_SOURCE_DIR/tests/lib/fake_engine.py" "$T/e.sock" "$FIX" >"$T/engine.log" 2>&1 &
-  engine_pid=$!
-  for _ in $(seq 1 50); do [ -S "$T/e.sock" ] && return 0; sleep 0.1; done
-  return 1
-}
-trap '[ -n "$engine_pid" ] && kill "$engine_pid" 2>/dev/null; rm -rf "$T"' EXIT
+trap 'fake_engine_stop; rm -rf "$T"' EXIT
 "$BOXCERT" keygen --out "$T/k" >/dev/null
-ok "a fake engine of recorded replies" start_engine
+ok "a fake engine of recorded replies" fake_engine_start "$FIX"
 export PATH="$T/bin:$PATH"
 
 expect_rc 0 "collect over ssh://ops@buildhost:2222" env BOXCERT_SSH_CONFIG="$T/ssh_config" \

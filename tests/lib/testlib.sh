@@ -156,3 +156,22 @@ check_schema() {
   grep -E 'INVALID|no schema|no document' "$OUT" | head -n 5 | sed 's/^/#   /'
   return 0
 }
+
+# A fake Engine API of recorded replies (tests/lib/fake_engine.py) on $T/e.sock, serving the
+# fixture folder $1 (further arguments go to it); its pid in fake_engine_pid, stopped by
+# fake_engine_stop (and by the trap the caller sets). Returns 1 if it never listens.
+fake_engine_pid=
+fake_engine_start() {
+  local fix=$1; shift
+  rm -f "$T/e.sock" "$T/e.sock.pid"
+  /usr/bin/python3 "$BOXCERT_SOURCE_DIR/tests/lib/fake_engine.py" "$T/e.sock" "$fix" "$@" \
+    >"$T/engine.log" 2>&1 &
+  fake_engine_pid=$!
+  for _ in $(seq 1 50); do [ -S "$T/e.sock" ] && return 0; sleep 0.1; done
+  return 1
+}
+fake_engine_stop() {
+  [ -n "$fake_engine_pid" ] && kill "$fake_engine_pid" 2>/dev/null
+  [ -n "$fake_engine_pid" ] && wait "$fake_engine_pid" 2>/dev/null
+  fake_engine_pid=
+}
