@@ -33,6 +33,9 @@ void cli_list_add(cli_list *l, char *s);
 int cli_exit_for(int code);
 /* Print "PROG: <where>: <what>" for err (where defaults to ctx); return its exit code. */
 int cli_report(const char *ctx, const bx_error *err);
+/* Print o (taken: freed) as one line of compact JSON with sorted keys on stdout; EXIT_PASS,
+ * or EXIT_ENV when o is NULL (out of memory) or stdout cannot take it. */
+int cli_put_json(json_t *o);
 /* Print "PROG: <where>: <what>" ("PROG: <what>" when where is NULL) and return EXIT_USAGE. */
 int cli_usage_error(const char *where, const char *fmt, ...) BX_FMT(2, 3);
 

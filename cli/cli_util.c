@@ -501,3 +501,15 @@ int cli_parse_count(const char *opt, const char *s, long min, long max, long *ou
     *out = v;
     return 0;
 }
+
+int cli_put_json(json_t *o)
+{
+    char *s = o ? json_dumps(o, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
+
+    json_decref(o);
+    if (!s)
+        return EXIT_ENV;
+    puts(s);
+    free(s);
+    return fflush(stdout) != 0 ? EXIT_ENV : EXIT_PASS;
+}

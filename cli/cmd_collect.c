@@ -86,13 +86,7 @@ static int print_result(const json_t *st, const char *id, const char *file, EVP_
         "issuedAt", json_object_get(pred, "issuedAt"), "expiresAt", json_object_get(pred, "expiresAt"),
         "evidenceLevel", json_object_get(json_object_get(pred, "evidence"), "level"),
         "predicateType", json_object_get(st, "predicateType"), "keyids", kids);
-    char *s = o ? json_dumps(o, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
-    json_decref(o);
-    if (!s)
-        return EXIT_ENV;
-    puts(s);
-    free(s);
-    return fflush(stdout) != 0 ? EXIT_ENV : EXIT_PASS;
+    return cli_put_json(o);
 }
 
 /* 1 when loading the key at path asks its passphrase at the terminal (an encrypted key and no

@@ -52,12 +52,9 @@ int cli_print_version(int json)
                               "commit", BOXCERT_COMMIT, "libraries", libs);
         for (size_t i = 0; o && i < n; i++)
             json_object_set_new(libs, names[i], json_string(vals[i]));
-        char *s = o ? json_dumps(o, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
-        json_decref(o);
-        if (!s)
-            return EXIT_ENV;
-        puts(s);
-        free(s);
+        int rc = cli_put_json(o);
+        if (rc != EXIT_PASS)
+            return rc;
     } else {
         printf("%s %s\ncommit: %s\n", cli_prog, BOXCERT_VERSION, BOXCERT_COMMIT);
         for (size_t i = 0; i < n; i++)
