@@ -275,7 +275,7 @@ build_boxcert() {
   unshare --mount --pid --fork --mount-proc="$b/proc" chroot "$b" /usr/bin/env -i \
     PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LC_ALL=C.UTF-8 /bin/sh -ec '
       cmake -S /src -B /build -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_INSTALL_PREFIX=/usr/local
-      cmake --build /build -j "$(nproc)" --target boxcert boxcert-verify
+      cmake --build /build -j "$(nproc)" --target boxcert boxcert-verify man-pages
       DESTDIR=/stage cmake --install /build
       /stage/usr/local/bin/boxcert --help >/dev/null' >"$LOG/boxcert.log" 2>&1 ||
     { tail -n 30 "$LOG/boxcert.log" >&2; die "building boxcert in the buildroot failed (log: $LOG/boxcert.log)"; }
