@@ -96,7 +96,7 @@ static int merge_entry(const char *root, const git_tree_entry *te, void *payload
             w->rc = BX_ENOMEM;
             return -1;
         }
-        snprintf(x->path, sizeof x->path, "%s", path);
+        memcpy(x->path, path, strlen(path) + 1); /* shorter than x->path: checked above */
         git_oid_cpy(&x->id, git_tree_entry_id(te));
         x->mode = mode;
         return 0;
