@@ -40,6 +40,7 @@ asan: deps engine
 	@cmake -S . -B $(ASAN_BUILD) -DBOXCERT_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug $(CMAKE_FLAGS) >/dev/null
 	@cmake --build $(ASAN_BUILD) -j $(JOBS) -- -s --no-print-directory
 	@cd $(ASAN_BUILD) && ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	  LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0 \
 	  ctest -j $(JOBS) --output-on-failure --timeout 600 -L 'unit|fixture|cli|smoke'
 
 # ThreadSanitizer: the tests of what runs on several threads (audit --jobs, verify --jobs)
