@@ -72,10 +72,40 @@ int bxa_open_beneath(int dirfd, const char *path, int flags)
 
     if (fd >= 0 || errno != ENOSYS)
         return (int)fd;
-    /* without openat2: only a single component, never through a link */
-    if (!*path || strchr(path, '/') || strcmp(path, "..") == 0) {
+    /* without openat2 (an older kernel, valgrind): one component at a time, each opened
+     * O_NOFOLLOW (so never through a link, magic links included) and never "..", "." or an
+     * empty component (so never above dirfd) */
+    char comp[256];
+    const char *p = path;
+    int cur = dirfd, next;
+
+    if (!*path || *path == '/') {
         errno = EXDEV;
         return -1;
     }
-    return openat(dirfd, path, flags | O_CLOEXEC | O_NOFOLLOW);
+    for (;;) {
+        size_t l = strcspn(p, "/");
+        int last = p[l] == '\0';
+        if (l == 0 || l >= sizeof comp || (l == 1 && p[0] == '.') ||
+            (l == 2 && p[0] == '.' && p[1] == '.')) {
+            if (cur != dirfd)
+                close(cur);
+            errno = EXDEV;
+            return -1;
+        }
+        memcpy(comp, p, l);
+        comp[l] = '\0';
+        next = openat(cur, comp,
+                      last ? flags | O_CLOEXEC | O_NOFOLLOW
+                           : O_PATH | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
+        if (cur != dirfd) {
+            int e = errno;
+            close(cur);
+            errno = e;
+        }
+        if (next < 0 || last)
+            return next;
+        cur = next;
+        p += l + 1;
+    }
 }
