@@ -81,9 +81,34 @@ static int copy_case(const char *dir, char *tmp)
     return 0;
 }
 
+/* The kernel view of the recorded host copied to tmp: session (session.json) and the
+ * engine's other containers (containers.json) as the collector would be given them. */
+static int read_tree(const char *tmp, const json_t *session, json_t *others, bxa_views *views,
+                     bx_evidence *ev, bx_error *err)
+{
+    char proc[1100], pidfile[1100], tasks[1100];
+
+    snprintf(proc, sizeof proc, "%s/proc", tmp);
+    snprintf(pidfile, sizeof pidfile, "%s/docker.pid", tmp);
+    snprintf(tasks, sizeof tasks, "%s/tasks", tmp);
+    bxa_session s = {
+        .id = json_string_value(json_object_get(session, "id")),
+        .pid = json_integer_value(json_object_get(session, "pid")),
+        .begin = (uint64_t)json_integer_value(json_object_get(session, "begin")),
+        .runtime = "runc",
+        .kind = "docker",
+        .socket = "/var/run/docker.sock",
+        .sandbox_key = json_string_value(json_object_get(session, "sandboxKey")),
+        .containers = containers,
+        .containers_arg = others,
+        .paths = {.proc = proc, .task_root = tasks, .pidfile = pidfile, .mount_prefix = tmp},
+    };
+    return bxa_kernel_read(&s, views, ev, err);
+}
+
 static void one_case(const char *name, const char *dir)
 {
-    char tmp[] = "/tmp/bx-proctree-XXXXXX", path[1100], proc[1100], pidfile[1100], tasks[1100];
+    char tmp[] = "/tmp/bx-proctree-XXXXXX", path[1100];
     json_t *session = NULL, *others = NULL, *want = NULL;
     const json_t *v;
     const char *ptr;
@@ -103,24 +128,7 @@ static void one_case(const char *name, const char *dir)
     want = json_load_file(path, 0, NULL);
     if (!ok(session && others && want, "%s: session.json, containers.json, expected.json", name))
         goto out;
-    snprintf(proc, sizeof proc, "%s/proc", tmp);
-    snprintf(pidfile, sizeof pidfile, "%s/docker.pid", tmp);
-    snprintf(tasks, sizeof tasks, "%s/tasks", tmp);
-    {
-        bxa_session s = {
-            .id = json_string_value(json_object_get(session, "id")),
-            .pid = json_integer_value(json_object_get(session, "pid")),
-            .begin = (uint64_t)json_integer_value(json_object_get(session, "begin")),
-            .runtime = "runc",
-            .kind = "docker",
-            .socket = "/var/run/docker.sock",
-            .sandbox_key = json_string_value(json_object_get(session, "sandboxKey")),
-            .containers = containers,
-            .containers_arg = others,
-            .paths = {.proc = proc, .task_root = tasks, .pidfile = pidfile, .mount_prefix = tmp},
-        };
-        rc = bxa_kernel_read(&s, &views, ev, &err);
-    }
+    rc = read_tree(tmp, session, others, &views, ev, &err);
     ok_err(rc, &err, "%s: the kernel view read", name);
     if (getenv("BOXCERT_DUMP")) {
         char *s = json_dumps(views.kernel, JSON_INDENT(1) | JSON_SORT_KEYS);
@@ -157,7 +165,7 @@ out:
  * the session's init: level engine; else engine+kernel with namespacesShared null). */
 static int hidden_run(const char *dir, const char *hidden, int session_init)
 {
-    char tmp[] = "/tmp/bx-proctree-XXXXXX", path[1100], proc[1100], pidfile[1100], tasks[1100];
+    char tmp[] = "/tmp/bx-proctree-XXXXXX", path[1100];
     json_t *session;
     bxa_views views = {.level = "engine"};
     bx_evidence *ev = bxa_evidence_new();
@@ -175,24 +183,9 @@ static int hidden_run(const char *dir, const char *hidden, int session_init)
         return 12;
     snprintf(path, sizeof path, "%s/containers.json", dir);
     json_t *others = json_load_file(path, 0, NULL);
-    snprintf(proc, sizeof proc, "%s/proc", tmp);
-    snprintf(pidfile, sizeof pidfile, "%s/docker.pid", tmp);
-    snprintf(tasks, sizeof tasks, "%s/tasks", tmp);
     if (setresgid(65534, 65534, 65534) != 0 || setresuid(65534, 65534, 65534) != 0)
         return 13;
-    bxa_session s = {
-        .id = json_string_value(json_object_get(session, "id")),
-        .pid = json_integer_value(json_object_get(session, "pid")),
-        .begin = (uint64_t)json_integer_value(json_object_get(session, "begin")),
-        .runtime = "runc",
-        .kind = "docker",
-        .socket = "/var/run/docker.sock",
-        .sandbox_key = json_string_value(json_object_get(session, "sandboxKey")),
-        .containers = containers,
-        .containers_arg = others,
-        .paths = {.proc = proc, .task_root = tasks, .pidfile = pidfile, .mount_prefix = tmp},
-    };
-    rc = bxa_kernel_read(&s, &views, ev, &err);
+    rc = read_tree(tmp, session, others, &views, ev, &err);
     if (rc != 0)
         return 14;
     if (session_init)
