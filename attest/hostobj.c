@@ -394,15 +394,36 @@ static int add_via(bxa_weakest *w, size_t i, const char *point)
     return json_array_append_new(via, json_string(point));
 }
 
+/* Add entry to list unless one of the same place is there (destination, fsType and, when
+ * the entries have them, root and device): a mount stacked on an identical one is one place.
+ * Of two, the one that says more (an inode read) is kept; of two forbidden-type mounts, the
+ * place is read-only only when both are. Takes entry. */
 static int add_unique(json_t *list, json_t *entry)
 {
-    const json_t *v;
+    static const char *const keys[] = {"destination", "fsType", "root", "device"};
+    json_t *v;
     size_t i;
 
     if (!entry)
         return -1;
-    json_array_foreach(list, i, v) if (json_equal((json_t *)v, entry))
+    json_array_foreach(list, i, v)
     {
+        int same = 1;
+        for (size_t k = 0; same && k < sizeof keys / sizeof *keys; k++) {
+            const char *a = json_string_value(json_object_get(v, keys[k]));
+            const char *b = json_string_value(json_object_get(entry, keys[k]));
+            same = (!a && !b) || (a && b && strcmp(a, b) == 0);
+        }
+        if (!same)
+            continue;
+        if (json_is_integer(json_object_get(entry, "inode")) &&
+            !json_is_integer(json_object_get(v, "inode")))
+            return json_array_set_new(list, i, entry);
+        if (json_is_false(json_object_get(entry, "readOnly")) &&
+            json_object_set_new(v, "readOnly", json_false()) != 0) {
+            json_decref(entry);
+            return -1;
+        }
         json_decref(entry);
         return 0;
     }
@@ -503,7 +524,12 @@ static int cmp_dest(const void *a, const void *b)
     {
         const char *rx = json_string_value(json_object_get(x, "root"));
         const char *ry = json_string_value(json_object_get(y, "root"));
-        return rx && ry ? strcmp(rx, ry) : 0;
+        const char *dx = json_string_value(json_object_get(x, "device"));
+        const char *dy = json_string_value(json_object_get(y, "device"));
+        if (!rx || !ry)
+            return 0;
+        c = strcmp(rx, ry);
+        return c || !dx || !dy ? c : strcmp(dx, dy);
     }
 }
 

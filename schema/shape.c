@@ -382,8 +382,10 @@ static int compare(int ord, const json_t *a, const json_t *b)
         return cmp_member_str(a, b, "name");
     case BX_O_MOUNTLINE:
         if (!(c = cmp_member_str(a, b, "destination")) && !(c = cmp_member_str(a, b, "fsType")) &&
-            json_object_get(a, "root") && json_object_get(b, "root"))
-            c = cmp_member_str(a, b, "root");
+            json_object_get(a, "root") && json_object_get(b, "root") &&
+            !(c = cmp_member_str(a, b, "root")) && json_object_get(a, "device") &&
+            json_object_get(b, "device"))
+            c = cmp_member_str(a, b, "device");
         return c;
     case BX_O_HOSTOBJ:
         if (!(c = cmp_member_str(a, b, "what")))
