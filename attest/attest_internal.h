@@ -122,6 +122,7 @@ int bxa_cgroup_names(const char *path, const char *id);
  * is not ro. optional holds the optional fields ("shared:2 master:1"). */
 typedef struct {
     int64_t id;
+    unsigned major, minor; /* the file system's device (field 3) */
     char *root, *point, *mnt_opts, *optional, *fstype, *source, *super_opts;
     int writable;
 } bxa_mount;
@@ -276,6 +277,9 @@ typedef struct {
     const json_t *sysctls;           /* HostConfig.Sysctls (the names to read back) */
     const json_t *host_config;       /* HostConfig (the namespace modes) */
     const char *sandbox_key;         /* NetworkSettings.SandboxKey: the engine's netns mount */
+    const char *const *signing_keys; /* the collector's signing keys (host objects) */
+    const json_t *mounts;            /* the inspect's Mounts (their Source names the object) */
+    size_t nsigning_keys;
     bxa_containers_fn containers;    /* the engine's containers, or NULL: none known */
     void *containers_arg;
     bxa_paths paths;
@@ -351,6 +355,11 @@ typedef struct {
     char (*engine_path)[108];
     size_t nengine;
     json_t *dev_rules;        /* v1 devices.list of the session's cgroup, or NULL */
+    /* the host objects the session must not reach (hostobj.c), found once */
+    struct bxa_hostobj *hobj;
+    size_t nhobj;
+    int hobj_read;
+    const char *hobj_unknown; /* why they are not known (then hostObjects is null) */
 } bxa_kctx;
 
 enum { BXA_RULE_PIDNS = 1, BXA_RULE_CGROUP, BXA_RULE_SANDBOX };
@@ -396,8 +405,50 @@ typedef struct {
     int64_t processes;
 } bxa_userns;
 
+/* ---- host objects (hostobj.c) ----------------------------------------------------------- */
+
+#define BXA_HOSTOBJ_MAX 48
+enum { BXA_REACH_NO = 0, BXA_REACH_YES = 1, BXA_REACH_UNKNOWN = 2, BXA_REACH_WALK = 3 };
+enum { BXA_FS_PLAIN = 0, BXA_FS_FORBIDDEN, BXA_FS_UNINSPECTED };
+/* One host object, by identity. fs_path: its path within its file system (NULL when this
+ * host's mountinfo cannot place it). below: a folder reached also by a mount inside it.
+ * whole: a file system reached by any mount of it. */
+typedef struct bxa_hostobj {
+    const char *what;
+    char *path, *fs_path;
+    unsigned major, minor;
+    uint64_t ino, nlink;
+    int is_dir, below, whole;
+} bxa_hostobj;
+/* 1 when path p is anc or below it (both absolute, canonical). */
+int bxa_path_within(const char *anc, const char *p);
+/* BXA_FS_FORBIDDEN (devtmpfs, a writable cgroup v1 hierarchy, debugfs, ...),
+ * BXA_FS_UNINSPECTED (fuse, nfs, cifs, 9p, ...: never opened) or BXA_FS_PLAIN. */
+int bxa_fstype_class(const bxa_mount *e);
+/* The path within its file system of host path `path` on device major:minor, from this host's
+ * mountinfo hm (the mount showing it: the longest mount point holding it, the last at that
+ * point). BX_ENOTFOUND when that mount is not of the device. Caller frees *out. */
+int bxa_fs_path(const bxa_mount *hm, size_t n, const char *path, unsigned major,
+                unsigned minor, char **out) BX_WUR;
+/* Whether mount e exposes o: BXA_REACH_YES, _NO, _UNKNOWN (same device, o not placed) or
+ * _WALK (same device, elsewhere: only a hard link could reach it). */
+int bxa_hostobj_exposes(const bxa_hostobj *o, const bxa_mount *e);
+/* Look beneath fd (O_PATH, taken; a mount's object) for a hard link to o, at most `entries`
+ * entries: _YES, _NO, or _UNKNOWN (a bound reached, a covered part, an unreadable entry). */
+int bxa_find_link(int fd, const bxa_hostobj *o, size_t entries);
+void bxa_hostobjs_free(bxa_hostobj *o, size_t n);
+/* The host objects into k (once; k->hobj_unknown says why there are none). */
+int bxa_host_objects(bxa_kctx *k) BX_WUR;
+/* One mount namespace's mounts folded into w's host objects (rootfd: the session's root for
+ * that namespace, or -1). */
+struct bxa_weakest;
+int bxa_fold_hostobj(bxa_kctx *k, struct bxa_weakest *w, int rootfd, const bxa_mount *m,
+                     size_t n) BX_WUR;
+/* containment.hostObjects from w (null when the objects are not known). */
+int bxa_hostobj_view(bxa_kctx *k, struct bxa_weakest *w, json_t **out) BX_WUR;
+
 /* The weakest over the session's processes (process.c; the mounts: surface.c). */
-typedef struct {
+typedef struct bxa_weakest {
     size_t n;
     uint64_t caps[5];
     int nnp;     /* 1 only when every process has it */
@@ -430,6 +481,11 @@ typedef struct {
     json_t *masks;       /* systemPaths.masks */
     int64_t *pids;       /* the processes counted */
     size_t npids;
+    /* containment.hostObjects (hostobj.c): per host object of k, BXA_REACH_*; the mounts
+     * through which each is reached ({"<index>": [destination...]}); the mounts of a
+     * forbidden type, the uninspected ones, and every mount described */
+    signed char hobj_reach[BXA_HOSTOBJ_MAX];
+    json_t *hobj_via, *hobj_types, *hobj_uninspected, *hobj_mounts;
 } bxa_weakest;
 
 /* procread.c. A whole file at dfd/name (no link followed at the last step), at most max

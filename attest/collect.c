@@ -311,6 +311,9 @@ static int kernel_view(bx_engine *eng, const bx_collect_opts *o, const replies *
         .containers_arg = eng,
         .paths = {.proc = o->proc_root, .task_root = o->task_root, .pidfile = o->pidfile},
         .shared = o->shared,
+        .signing_keys = o->signing_keys,
+        .mounts = json_object_get(r->c, "Mounts"),
+        .nsigning_keys = o->nsigning_keys,
     };
 
     v->level = v->possible = "engine";

@@ -164,6 +164,7 @@ out:
     json_decref(k.dev_rules);
     if (!k.hm_shared)
         bxa_mounts_free(k.hm, k.nhm);
+    bxa_hostobjs_free(k.hobj, k.nhobj);
     if (k.procfd >= 0)
         close(k.procfd);
     return rc;

@@ -230,10 +230,25 @@ void bxa_weakest_free(bxa_weakest *w)
     json_decref(w->descriptors);
     json_decref(w->ns_fds);
     json_decref(w->masks);
+    json_decref(w->hobj_via);
+    json_decref(w->hobj_types);
+    json_decref(w->hobj_uninspected);
+    json_decref(w->hobj_mounts);
     for (size_t i = 0; i < w->nmntns; i++)
         free(w->mntns[i].mount_ids);
     free(w->pids);
     free(w);
+}
+
+/* The host objects one mount namespace reaches, beneath the root of a process in it. */
+static int fold_hostobj(bxa_kctx *k, bxa_weakest *w, bxa_proc *p, const bxa_mount *m, size_t n)
+{
+    int root = openat(p->dfd, "root", O_PATH | O_DIRECTORY | O_CLOEXEC);
+    int rc = bxa_fold_hostobj(k, w, root, m, n);
+
+    if (root >= 0)
+        close(root);
+    return rc;
 }
 
 bxa_weakest *bxa_weakest_new(void)
@@ -252,9 +267,13 @@ bxa_weakest *bxa_weakest_new(void)
     w->descriptors = json_array();
     w->ns_fds = json_array();
     w->masks = json_object();
+    w->hobj_types = json_array();
+    w->hobj_uninspected = json_array();
+    w->hobj_mounts = json_array();
     w->pids = calloc(BXA_PIDS_MAX, sizeof *w->pids);
     if (!w->surface || !w->interfaces || !w->mounts_ro || !w->outside || !w->descriptors ||
-        !w->ns_fds || !w->masks || !w->pids) {
+        !w->ns_fds || !w->masks || !w->pids || !w->hobj_types || !w->hobj_uninspected ||
+        !w->hobj_mounts) {
         bxa_weakest_free(w);
         return NULL;
     }
@@ -497,6 +516,7 @@ static int read_proc(bxa_kctx *k, bxa_weakest *w, bxa_proc *p, int is_init)
         if ((rc = bxa_parse_mountinfo(mi, ml, &m, &nm, k->err)) != 0 ||
             (rc = bxa_fold_mounts(k, w, p, m, nm)) != 0 ||
             (rc = bxa_fold_syspaths(k, w, p, m, nm)) != 0 ||
+            (rc = fold_hostobj(k, w, p, m, nm)) != 0 ||
             (rc = keep_mntns(k, w, p->ns[BXA_NS_MNT], m, nm)) != 0)
             goto out;
     }
@@ -896,6 +916,14 @@ int bxa_kernel_processes(bxa_kctx *k, bxa_proc *init)
                                       "everyUid", "everyGid", "everyGroup", "inNamespace"));
     if (!w->rootfs_seen)
         json_object_set_new(json_object_get(view, "rootfs"), "readOnly", json_null());
+    {
+        json_t *ho = NULL;
+        if ((rc = bxa_hostobj_view(k, w, &ho)) != 0 ||
+            json_object_set_new(view, "hostObjects", ho) != 0) {
+            rc = rc ? rc : bxa_oom(k->err);
+            goto out;
+        }
+    }
     if (json_object_set_new(view, "namespacesShared", shared ? shared : json_null()) != 0) {
         shared = NULL;
         rc = bxa_oom(k->err);

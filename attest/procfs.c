@@ -389,6 +389,21 @@ static size_t fields(const char *line, size_t n, const char **f, size_t *fl, siz
     return i < n ? max + 1 : k;
 }
 
+/* "major:minor", each decimal below 2^20 (the kernel's MINORBITS bound for both here). */
+static int device_field(const char *s, size_t n, unsigned *major, unsigned *minor)
+{
+    uint64_t a, b;
+    size_t used, used2;
+
+    if (parse_u64(s, n, &a, &used) != 0 || used == 0 || used >= n || s[used] != ':' ||
+        parse_u64(s + used + 1, n - used - 1, &b, &used2) != 0 || used2 == 0 ||
+        used + 1 + used2 != n || a > 0xfffff || b > 0xfffff)
+        return 0;
+    *major = (unsigned)a;
+    *minor = (unsigned)b;
+    return 1;
+}
+
 int bxa_parse_mountinfo(const char *buf, size_t len, bxa_mount **out, size_t *count, bx_error *err)
 {
     bxa_mount *m = NULL;
@@ -439,6 +454,10 @@ int bxa_parse_mountinfo(const char *buf, size_t len, bxa_mount **out, size_t *co
             }
         }
         e->id = (int64_t)v;
+        if (!device_field(f[2], fl[2], &e->major, &e->minor)) {
+            rc = bx_error_set(err, BX_EINVAL, "mountinfo", "line %zu: bad device", n);
+            goto out;
+        }
         e->root = unescape(f[3], fl[3]);
         e->point = unescape(f[4], fl[4]);
         e->mnt_opts = strndup(f[5], fl[5]);

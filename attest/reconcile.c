@@ -695,6 +695,42 @@ static void write_surface(rctx *x)
     source(x, "writeSurface", S_KERNEL);
 }
 
+/* The kernel's host object for each mount's source: the host path of what is mounted at the
+ * destination now (hostObjects.mounts[].hostPath), whatever path the engine gave for it (a
+ * symlink re-pointed after start, a volume bound to another folder). */
+static void mount_sources(rctx *x, json_t *list)
+{
+    const json_t *km = json_object_get(json_object_get(x->v->kernel, "hostObjects"), "mounts");
+    json_t *m;
+    size_t i, j;
+    int changed = 0;
+
+    json_array_foreach(list, i, m)
+    {
+        const char *dst = str(m, "destination"), *src = str(m, "source");
+        const json_t *e, *hp = NULL;
+        json_array_foreach(km, j, e)
+        {
+            const char *d = json_string_value(json_object_get(e, "destination"));
+            if (d && dst && strcmp(d, dst) == 0 && json_is_integer(json_object_get(e, "inode")))
+                hp = json_object_get(e, "hostPath");
+        }
+        if (!json_is_string(hp) || (src && strcmp(src, json_string_value(hp)) == 0))
+            continue;
+        {
+            char field[160];
+            json_t *was = json_object_get(m, "source");
+            json_t *vals[S_COUNT] = {was, NULL, NULL, (json_t *)hp};
+            snprintf(field, sizeof field, "containment.mounts[%s].source", dst);
+            note(x, field, vals, hp, "kernel: the object mounted there is elsewhere on this host");
+            put(x, m, "source", hp);
+            changed = 1;
+        }
+    }
+    if (changed)
+        source(x, "mounts", S_KERNEL);
+}
+
 static void mounts(rctx *x)
 {
     const json_t *ro = json_object_get(x->v->kernel, "mountsReadOnly");
@@ -713,6 +749,7 @@ static void mounts(rctx *x)
         note(x, "containment.mounts", vals, list, reason);
         source(x, "mounts", S_RUNTIME);
     }
+    mount_sources(x, list);
     if (!json_is_object(ro))
         return;
     json_array_foreach(list, i, m)
@@ -812,6 +849,7 @@ static void processes(rctx *x)
     kernel_only(x, "processes", "processes");
     kernel_only(x, "systemPaths", "systemPaths");
     kernel_only(x, "descriptors", "descriptors");
+    kernel_only(x, "hostObjects", "hostObjects");
     if (json_is_object(json_object_get(x->c, "devices")) &&
         json_object_get(json_object_get(x->c, "devices"), "nodes") &&
         json_object_get(json_object_get(x->v->kernel, "devices"), "nodes")) {

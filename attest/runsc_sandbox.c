@@ -6,6 +6,8 @@
  * inside the sentry: nothing of it is read through the host's /proc. */
 #include "attest_internal.h"
 
+#include <fcntl.h>
+
 #include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
@@ -341,6 +343,41 @@ int bxa_runsc_sandbox(bxa_kctx *k, bxa_proc *sb, int in_cgroup)
         json_object_set(view, "resources", json_object_get(res, "resources"));
     if (rc != 0)
         goto out;
+    /* what of this host the sandbox's mounts reach: the gofer's mountinfo (the gofer serves
+     * the session's files; the sentry's own mount namespace holds none of them) */
+    {
+        json_t *ho = json_null();
+        if (gp.dfd >= 0) {
+            char *mi = NULL;
+            size_t ml = 0, nm = 0;
+            bxa_mount *m = NULL;
+            int root;
+            if ((rc = bxa_read_at(gp.dfd, "mountinfo", BXA_PROC_FILE_MAX, &mi, &ml, k->err)) ==
+                    0 &&
+                (rc = bxa_parse_mountinfo(mi, ml, &m, &nm, k->err)) == 0) {
+                root = openat(gp.dfd, "root", O_PATH | O_DIRECTORY | O_CLOEXEC);
+                rc = bxa_fold_hostobj(k, w, root, m, nm);
+                if (root >= 0)
+                    close(root);
+                if (rc == 0)
+                    rc = bxa_keep_proc(k, &gp, "mountinfo", mi, ml);
+                if (rc == 0)
+                    rc = bxa_hostobj_view(k, w, &ho);
+            }
+            bxa_mounts_free(m, nm);
+            free(mi);
+            if (rc == BX_ENOTFOUND) { /* the gofer went meanwhile: not known */
+                rc = 0;
+                ho = json_null();
+            }
+            if (rc != 0)
+                goto out;
+        }
+        if (json_object_set_new(view, "hostObjects", ho) != 0) {
+            rc = bxa_oom(k->err);
+            goto out;
+        }
+    }
     /* the sandbox's network namespace as this host's kernel holds it: the sentry's netstack
      * takes its links, addresses and routes from there when it boots */
     {

@@ -110,6 +110,8 @@ static void collect_one(bx_audit *a, unsigned worker, size_t i, void *ud)
                           .now = (int64_t)time(NULL),
                           .ttl = j->ttl,
                           .shared = j->shared,
+                          .signing_keys = a->o.signing_keys,
+                          .nsigning_keys = a->o.nsigning_keys,
                           .inspect = s->inspect,
                           .inspect_raw = s->inspect_raw,
                           .inspect_raw_len = s->inspect_raw_len};

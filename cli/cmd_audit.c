@@ -279,7 +279,9 @@ int cmd_audit(int argc, char **argv)
                         .now = (int64_t)time(NULL),
                         .progress = isatty(STDERR_FILENO) && !cli_quiet ? progress : NULL,
                         .jobs = (unsigned)jobs,
-                        .collect = collect};
+                        .collect = collect,
+                        .signing_keys = (const char *const *)signing.v,
+                        .nsigning_keys = signing.n};
     progress_shown = ao.progress != NULL;
     if (bx_audit_new(&ao, &a, &err) != 0) {
         rc = cli_report("audit", &err);

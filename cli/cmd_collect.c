@@ -274,7 +274,9 @@ int cmd_collect(int argc, char **argv)
                           .requested_sha256 = req ? req_sha : NULL,
                           .source_given = repo != NULL,
                           .source_dirty = dirty,
-                          .source_ignored = src_ignored};
+                          .source_ignored = src_ignored,
+                          .signing_keys = (const char *const *)keyfiles.v,
+                          .nsigning_keys = keyfiles.n};
     if (bx_collect_full(eng, &co, &col, &err) != 0 ||
         bx_statement_build(col.predicate, rev, &st, &err) != 0) {
         rc = cli_report(argv[optind], &err);

@@ -1183,6 +1183,77 @@ static void not_carried(const bxp_ev *e, const char *rule, const char *member, c
         bxp_add(e, rule, "unknown", bxp_copy(want), json_null(), "%s: not observed", what);
 }
 
+/* hostObjectsUnreachable: no host object the collector knows (the engine's and runtimes'
+ * sockets and folders, this host's procfs, sysfs and root, the signing key) reachable through
+ * any mount of the session, writable or not; no mount of a forbidden type; no mount left
+ * uninspected (FUSE, remote: what they hold was not looked at). */
+/* hostObjects without its mounts (the finding's observed value). */
+static json_t *obs_ho(const json_t *ho)
+{
+    json_t *c = bxp_copy(ho);
+    if (json_is_object(c))
+        json_object_del(c, "mounts");
+    return c;
+}
+
+static void eval_host_objects(const bxp_ev *e)
+{
+    const json_t *p = pol(e, "containment.hostObjectsUnreachable");
+    const json_t *ho = bxp_seen(e->cont, "hostObjects"), *o, *v;
+    char bad[MSG_MAX] = "", unseen[MSG_MAX] = "";
+    size_t i, j, nobj;
+
+    if (!p)
+        return;
+    if (!json_is_true(p)) {
+        bxp_add(e, "containment.host_objects", "pass", bxp_copy(p), obs_ho(ho),
+                "policy does not require the host objects unreachable");
+        return;
+    }
+    if (!json_is_object(ho)) {
+        not_carried(e, "containment.host_objects", "containment.hostObjects", p,
+                    "what of this host the session's mounts reach");
+        return;
+    }
+    nobj = json_array_size(json_object_get(ho, "objects"));
+    json_array_foreach(json_object_get(ho, "objects"), i, o)
+    {
+        const json_t *r = json_object_get(o, "reachable");
+        const char *what = json_string_value(json_object_get(o, "what"));
+        const char *path = json_string_value(json_object_get(o, "path"));
+        if (json_is_true(r)) {
+            char via[LIST_MAX] = "";
+            json_array_foreach(json_object_get(o, "via"), j, v)
+            bxp_append(via, sizeof via, "%s%s", j ? ", " : "", json_string_value(v));
+            bxp_append(bad, sizeof bad, "%s%s %s reachable through %s", *bad ? "; " : "",
+                       what ? what : "?", path ? path : "?", via);
+        } else if (!json_is_false(r)) {
+            bxp_append(unseen, sizeof unseen, "%s%s %s", *unseen ? ", " : "", what ? what : "?",
+                       path ? path : "?");
+        }
+    }
+    json_array_foreach(json_object_get(ho, "forbiddenTypes"), i, o)
+    bxp_append(bad, sizeof bad, "%s%s mounted at %s", *bad ? "; " : "",
+               json_string_value(json_object_get(o, "fsType")),
+               json_string_value(json_object_get(o, "destination")));
+    json_array_foreach(json_object_get(ho, "uninspected"), i, o)
+    bxp_append(unseen, sizeof unseen, "%s%s at %s (not inspected)", *unseen ? ", " : "",
+               json_string_value(json_object_get(o, "fsType")),
+               json_string_value(json_object_get(o, "destination")));
+    if (*bad)
+        bxp_add(e, "containment.host_objects", "fail", bxp_copy(p), obs_ho(ho),
+                "host objects reached: %s", bad);
+    else if (*unseen)
+        bxp_add(e, "containment.host_objects", "unknown", bxp_copy(p), obs_ho(ho),
+                "whether these are reached is not known: %s", unseen);
+    else if (nobj == 0)
+        bxp_add(e, "containment.host_objects", "unknown", bxp_copy(p), obs_ho(ho),
+                "no host object was found on the collector's host to judge by");
+    else
+        bxp_add(e, "containment.host_objects", "pass", bxp_copy(p), obs_ho(ho),
+                "none of %zu host object(s) reachable, no mount of a forbidden type", nobj);
+}
+
 /* networkFromKernel: the network was judged by the kernel's links (network.links, v2: read
  * over netlink in the session's network namespace), not by the engine's word alone. */
 static void eval_network_kernel(const bxp_ev *e)
@@ -1466,6 +1537,7 @@ int bx_policy_eval_ex(const bx_policy *p, const json_t *statement, const bx_eval
     eval_network_kernel(&e);
     eval_system_paths(&e);
     eval_descriptors(&e);
+    eval_host_objects(&e);
     eval_evidence_level(&e);
     eval_discrepancies(&e);
     eval_requested(&e);

@@ -293,6 +293,7 @@ static const bx_member containment_members[] = {
     {"networkFromKernel", BOOL},
     {"systemPaths", MAP(system_paths_members)},
     {"descriptors", MAP(descriptors_members)},
+    {"hostObjectsUnreachable", BOOL},
     {0},
 };
 

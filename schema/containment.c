@@ -632,6 +632,61 @@ static const bx_member m_sysctl[] = {
     {0},
 };
 
+/* hostObjects (v2): what of this host the session's mounts reach, by the object's identity */
+static const char *const e_hostobj[] = {"containerd socket", "engine folder", "engine socket",
+                                        "host procfs", "host root", "host sysfs",
+                                        "runtime socket", "signing key", "signing key folder",
+                                        NULL};
+static const char *const e_objtype[] = {"block-device", "char-device", "directory", "fifo",
+                                        "file", "other", "socket", "symlink", NULL};
+static const bx_member m_hostobj[] = {
+    {"device", STR(BX_F_NONEMPTY), 0, 0, 0, "major:minor of its file system."},
+    {"inode", INT(0, BX_JSON_MAX_INT)},
+    {"path", &path, 0, 0, 0, "Its canonical path on this host."},
+    {"reachable", BOOL_N, 0, 0, 0,
+     "true when a mount of the session exposes it (same device, and the mount's root within the "
+     "file system is its path or an ancestor, or for a folder below it; for procfs and sysfs "
+     "any mount of them; a hard link found beneath a mount); null when that cannot be told (a "
+     "walk's bound reached, a covered place, the object not placed in this host's mountinfo)."},
+    {"via", ARR(&path, BX_O_STRING, 1), 0, 0, 0, "The mount points that reach it, sorted."},
+    {"what", ENUM(e_hostobj)},
+    {0},
+};
+static const bx_member m_fstype_mount[] = {
+    {"destination", &path},
+    {"fsType", STR(BX_F_NONEMPTY)},
+    {"readOnly", BOOL, BX_M_OPTIONAL},
+    {0},
+};
+static const bx_member m_kmount[] = {
+    {"destination", &path},
+    {"device", STR(BX_F_NONEMPTY), 0, 0, 0, "major:minor (mountinfo field 3)."},
+    {"fsType", STR(BX_F_NONEMPTY)},
+    {"hostPath", STR_N(BX_F_TEXT), 0, 0, 0,
+     "Where this host shows the same object (a mount of this host of the same device holding "
+     "the root, the inode checked there); null when none does or it was not opened."},
+    {"inode", INT_N(0, BX_JSON_MAX_INT), 0, 0, 0,
+     "The object at the mount point, opened beneath the session's root without following "
+     "links; null for a covered mount, a remote or FUSE file system, or one not opened."},
+    {"options", STR(BX_F_TEXT), 0, 0, 0, "The per-mount options, as mountinfo writes them."},
+    {"readOnly", BOOL},
+    {"root", STR(BX_F_TEXT), 0, 0, 0, "The mount's root within its file system (field 4)."},
+    {"type", ENUM_N(e_objtype)},
+    {0},
+};
+static const bx_member m_hostobjs[] = {
+    {"forbiddenTypes", ARR(OBJ(m_fstype_mount), BX_O_MOUNTLINE, 1), 0, 0, 0,
+     "Mounts of a type forbidden whatever they hold: devtmpfs, a writable cgroup v1 hierarchy, "
+     "debugfs, tracefs, securityfs, bpf, nsfs, efivarfs, configfs."},
+    {"mounts", ARR(OBJ(m_kmount), BX_O_MOUNTLINE, 1), 0, 0, 0,
+     "Every mount of every mount namespace of the session (under runsc, its gofer's), sorted."},
+    {"objects", ARR(OBJ(m_hostobj), BX_O_HOSTOBJ, 1), 0, 0, 0,
+     "The host objects this host has (docs/collector.md), sorted by what, path."},
+    {"uninspected", ARR(OBJ(m_fstype_mount), BX_O_MOUNTLINE, 1), 0, 0, 0,
+     "fuse, nfs, cifs, 9p and other remote mounts: never opened nor walked."},
+    {0},
+};
+
 /* ---- requested: how a --requested file names each member -----------------------------------
  * Every member is optional (only what was asked for is written). The reader (attest/
  * requested.c) types a file by these shapes; predicate.requested.containment of v2 holds what
@@ -847,6 +902,11 @@ const bx_containment_row bx_containment[] = {
      FACTS({"", "descriptors"}),
      "Open descriptors of the session's processes that reach outside it, sorted by pid, fd; null "
      "without a kernel view."},
+    {"hostObjects", OBJ_N(m_hostobjs), 2, 0, NULL, NULL, BX_SRC_KERNEL | BX_SRC_RUNTIME,
+     FACTS({"objects", "hostObjects"}, {"forbiddenTypes", "hostObjects"},
+           {"uninspected", "hostObjects"}, {"mounts", "hostObjects"}),
+     "What of this host the session's mounts reach, judged by the host object's device and "
+     "inode (docs/collector.md); null without a kernel or runtime view."},
     {"sysctls", SHAPE(.kind = BX_K_MAP, .fmt = BX_F_SYSCTL, .item = OBJ(m_sysctl)), 2, 0,
      SHAPE(.kind = BX_K_MAP, .fmt = BX_F_SYSCTL, .item = STR(BX_F_TEXT),
            .doc = "Each sysctl named must hold this value in the session's namespaces, read back "

@@ -380,6 +380,17 @@ static int compare(int ord, const json_t *a, const json_t *b)
         return cmp_member_str(a, b, "id");
     case BX_O_NAME:
         return cmp_member_str(a, b, "name");
+    case BX_O_MOUNTLINE:
+        if (!(c = cmp_member_str(a, b, "destination")) && !(c = cmp_member_str(a, b, "fsType")) &&
+            json_object_get(a, "root") && json_object_get(b, "root") &&
+            !(c = cmp_member_str(a, b, "root")) && json_object_get(a, "device") &&
+            json_object_get(b, "device"))
+            c = cmp_member_str(a, b, "device");
+        return c;
+    case BX_O_HOSTOBJ:
+        if (!(c = cmp_member_str(a, b, "what")))
+            c = cmp_member_str(a, b, "path");
+        return c;
     case BX_O_PID_CONTROLLER:
         if (!(c = cmp_member_int(a, b, "pid")))
             c = cmp_member_str(a, b, "controller");

@@ -112,6 +112,10 @@ typedef struct {
     const json_t *inspect;
     const char *inspect_raw;
     size_t inspect_raw_len;
+    /* the files of the keys that will sign (borrowed): host objects the session must not
+     * reach (containment.hostObjects) */
+    const char *const *signing_keys;
+    size_t nsigning_keys;
 } bx_collect_opts;
 
 /* What several collections by one process may share, from any number of threads: each

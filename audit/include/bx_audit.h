@@ -43,6 +43,9 @@ typedef struct {
     /* 1: bx_audit_collect will follow: keep each running session's inspect, the first
      * observation of its collection (one engine request fewer a session). */
     int collect;
+    /* the signing keys' files (borrowed): host objects no collected session may reach */
+    const char *const *signing_keys;
+    size_t nsigning_keys;
 } bx_audit_opts;
 
 #define BX_AUDIT_JOBS_DEFAULT 4

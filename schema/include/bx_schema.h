@@ -264,6 +264,8 @@ typedef enum {
     BX_O_ID,          /* id */
     BX_O_PID_CONTROLLER, /* pid, controller */
     BX_O_NAME,        /* name */
+    BX_O_MOUNTLINE,   /* destination, fsType, then root and device (when both have them) */
+    BX_O_HOSTOBJ,     /* what, path */
 } bx_order;
 
 enum {

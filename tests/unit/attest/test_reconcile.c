@@ -12,6 +12,7 @@
 #define NOW 1767225600
 
 static json_t *version, *info, *container, *image;
+static const char *top_changes; /* changes to the inspect's top level, or NULL */
 static char *raw_c, *raw_i;
 static size_t raw_c_len, raw_i_len;
 
@@ -40,6 +41,11 @@ static json_t *engine_predicate(const char *hostconfig_changes)
     if (hostconfig_changes) {
         json_t *ch = json_loads(hostconfig_changes, 0, NULL);
         json_object_update(json_object_get(c, "HostConfig"), ch);
+        json_decref(ch);
+    }
+    if (top_changes) {
+        json_t *ch = json_loads(top_changes, 0, NULL);
+        json_object_update(c, ch);
         json_decref(ch);
     }
     if (bx_predicate_from_inspect(version, info, c, image, NULL, raw_c, raw_c_len, raw_i, raw_i_len,
@@ -586,6 +592,58 @@ static void network_links(void)
     done(&r);
 }
 
+/* A mount's source from the kernel: the host path of what is mounted at the destination now
+ * (a symlink re-pointed after start, a volume bound elsewhere), whatever the engine said. */
+static void mount_sources(void)
+{
+    static const struct {
+        const char *host_path; /* JSON */
+        const char *want;
+        int discrepancy;
+    } c[] = {
+        {"\"/run\"", "/run", 1},   /* elsewhere: the kernel's */
+        {"\"/tmp\"", "/tmp", 0},   /* the engine's path confirmed */
+        {"null", "/tmp", 0},       /* no path of this host shows it: the engine's kept */
+    };
+    top_changes = "{\"Mounts\":[{\"Type\":\"bind\",\"Source\":\"/tmp\",\"Destination\":"
+                  "\"/data\",\"Mode\":\"ro\",\"RW\":false,\"Propagation\":\"rprivate\"}]}";
+    for (size_t i = 0; i < sizeof c / sizeof *c; i++) {
+        char kernel[2048];
+        json_t *k = json_loads(AGREEING_KERNEL, 0, NULL), *ho;
+        char *text;
+        run r;
+        const json_t *d, *e;
+        size_t j;
+        int found = 0;
+        ho = json_loads("{\"objects\":[],\"forbiddenTypes\":[],\"uninspected\":[],\"mounts\":["
+                        "{\"destination\":\"/data\",\"device\":\"254:0\",\"root\":\"/x\","
+                        "\"fsType\":\"ext4\",\"readOnly\":true,\"options\":\"ro\",\"inode\":5,"
+                        "\"type\":\"directory\",\"hostPath\":null}]}",
+                        0, NULL);
+        json_object_set_new(json_array_get(json_object_get(ho, "mounts"), 0), "hostPath",
+                            json_loads(c[i].host_path, JSON_DECODE_ANY, NULL));
+        json_object_set_new(k, "hostObjects", ho);
+        text = json_dumps(k, JSON_COMPACT);
+        snprintf(kernel, sizeof kernel, "%s", text);
+        free(text);
+        json_decref(k);
+        r = reconcile(NULL, "engine+kernel", NULL, NULL, kernel, NULL);
+        ok(r.rc == 0, "mount source %s: reconciled", c[i].host_path);
+        is_str(json_string_value(at(r.p, "/containment/mounts/0/source")), c[i].want,
+               "hostPath %s: source recorded", c[i].host_path);
+        json_array_foreach(at(r.p, "/evidence/discrepancies"), j, d)
+        {
+            e = json_object_get(d, "field");
+            found |= e && strcmp(json_string_value(e), "containment.mounts[/data].source") == 0;
+        }
+        is_int(found, c[i].discrepancy, "hostPath %s: a discrepancy or none", c[i].host_path);
+        if (c[i].discrepancy)
+            is_str(src(&r, "mounts"), "kernel", "the kernel's source");
+        done(&r);
+    }
+    top_changes = NULL;
+}
+
 int main(void)
 {
     version = load("version.json", NULL, NULL);
@@ -602,6 +660,7 @@ int main(void)
     evidence_digests();
     v2_members();
     network_links();
+    mount_sources();
     json_decref(version);
     json_decref(info);
     json_decref(container);

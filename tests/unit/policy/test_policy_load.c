@@ -174,7 +174,9 @@ static void test_profiles(void)
     ok_err(bx_policy_load("cis-docker", &p, &err), &err, "cis-docker");
     if (p) {
         is_str(json_string_value(eff(p, "benchmark")), "cis-docker-1.6", "cis-docker: benchmark");
-        ok(eff(p, "containment") == NULL, "cis-docker: nothing else");
+        is_int(json_object_size(eff(p, "containment")), 1, "cis-docker: one containment key");
+        ok(json_is_true(eff(p, "containment.hostObjectsUnreachable")),
+           "cis-docker@2: the host objects by identity");
     }
     bx_policy_free(p);
     p = NULL;
