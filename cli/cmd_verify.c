@@ -10,7 +10,8 @@
 static const char help[] =
     "usage: boxcert verify CERT... --policy FILE|PROFILE [--key PUB]... [--threshold N]\n"
     "         [--at RFC3339] [--nonce HEX] [--expect-image sha256:HEX] [--expect-container[-id|-name] C]\n"
-    "         [--expect-label K=V]... [--expect-source COMMIT] [--seen FILE] [--jobs N]\n"
+    "         [--expect-label K=V]... [--expect-source COMMIT] [--seen FILE [--seen-run RUN]]\n"
+    "         [--jobs N]\n"
     "         [--expect FILE] [--recursive] [--max-size BYTES]\n"
     "         [--format text|json|junit|sarif|github] [--output FILE|-] [-q|--quiet]\n\n"
     "Verify certificates offline: envelope, signatures (distinct trusted keys >= threshold),\n"
@@ -32,6 +33,8 @@ static const char help[] =
     "  --expect-label K=V     bind: the session carries this label (repeatable)\n"
     "  --expect-source SHA    bind: the statement's source commit\n"
     "  --seen FILE            reject certificates seen before; record those that pass\n"
+    "  --seen-run RUN         the gate's run (CI's run id): what this run recorded in the\n"
+    "                         --seen file passes again in it (a re-run), in no other run\n"
     "  --expect FILE          the launcher's list of sessions (boxcert schema expect): each\n"
     "                         needs a passing certificate for its start (certificate.missing)\n"
     "  --recursive            read a directory's subfolders too (never a link to one)\n"
@@ -138,6 +141,7 @@ int cmd_verify(int argc, char **argv)
                                          {"expect-label", required_argument, 0, 'L'},
                                          {"expect-source", required_argument, 0, 'S'},
                                          {"seen", required_argument, 0, 's'},
+                                         {"seen-run", required_argument, 0, 'U'},
                                          {"jobs", required_argument, 0, 'j'},
                                          {"max-size", required_argument, 0, 'm'},
                                          {"expect", required_argument, 0, 'x'},
@@ -148,7 +152,8 @@ int cmd_verify(int argc, char **argv)
                                          {"help", no_argument, 0, 'h'},
                                          {0, 0, 0, 0}};
     cli_list keys = {0}, labels = {0};
-    const char *policy_arg = NULL, *format = NULL, *output = NULL, *seen_path = NULL;
+    const char *policy_arg = NULL, *format = NULL, *output = NULL, *seen_path = NULL,
+               *seen_run = NULL;
     char *env_keys = NULL;
     int format_env = 0;
     const char *expect_path = NULL;
@@ -188,6 +193,7 @@ int cmd_verify(int argc, char **argv)
         case 'L': cli_list_add(&labels, optarg); break;
         case 'S': vo.expect.source = optarg; break;
         case 's': seen_path = optarg; break;
+        case 'U': seen_run = optarg; break;
         case 'j':
             if ((rc = cli_parse_count("--jobs", optarg, 1, 64, &v)) != 0)
                 goto out;
@@ -235,9 +241,22 @@ int cmd_verify(int argc, char **argv)
         rc = cli_report(expect_path, &err);
         goto out;
     }
+    if (seen_run && !seen_path) {
+        rc = cli_usage_error("--seen-run", "needs --seen FILE");
+        goto out;
+    }
+    if (seen_run && !bx_seen_run_ok(seen_run)) {
+        rc = cli_usage_error("--seen-run", "'%s' is not 1 to 128 of A-Z a-z 0-9 . _ : / @ + -",
+                             seen_run);
+        goto out;
+    }
     /* pruned by the wall clock, kept for the largest skew the file was used with */
     if (seen_path &&
         bx_seen_open(seen_path, (int64_t)time(NULL), bx_policy_clock_skew(p), &r->seen, &err) != 0) {
+        rc = cli_report(seen_path, &err);
+        goto out;
+    }
+    if (seen_run && bx_seen_set_run(r->seen, seen_run, &err) != 0) {
         rc = cli_report(seen_path, &err);
         goto out;
     }
