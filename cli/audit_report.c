@@ -31,6 +31,7 @@ int audit_parse_format(const char *s, audit_format *out)
     case FMT_GITHUB:
         *out = AUDIT_GITHUB;
         break;
+    case FMT_MARKDOWN: return -1; /* verify's step summary */
     }
     return 0;
 }
