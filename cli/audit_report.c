@@ -281,16 +281,36 @@ static void junit_case_open(FILE *f, const json_t *row, const char *name)
     fputs("\"", f);
 }
 
+/* An engine that could not be read, or a session of one, is the audit's error, not the
+ * session's failure: JUnit's <error> (the test could not run). */
+static int row_errs(const json_t *row)
+{
+    return strcmp(str(row, "verdict"), "unreachable") == 0;
+}
+
+static int engine_errs(const json_t *e)
+{
+    return !json_is_true(json_object_get(e, "reachable")) || json_is_true(json_object_get(e, "lost"));
+}
+
 static void junit_render(FILE *f, const json_t *doc)
 {
-    size_t i, j, tests = 0, failures = 0, skipped;
+    size_t i, j, tests = 0, failures = 0, errors = 0, skipped;
     json_t *x, *fi;
+    const json_t *pol = json_object_get(doc, "policy");
 
     json_array_foreach(json_object_get(doc, "sessions"), i, x)
     {
-        tests += 1 + json_array_size(json_object_get(x, "findings"));
-        failures += strcmp(str(x, "verdict"), "compliant") != 0;
-        json_array_foreach(json_object_get(x, "findings"), j, fi) failures += failed(fi);
+        size_t k = 1 + json_array_size(json_object_get(x, "findings")), bad = 0;
+        tests += k;
+        bad += strcmp(str(x, "verdict"), "compliant") != 0;
+        json_array_foreach(json_object_get(x, "findings"), j, fi) bad += failed(fi);
+        *(row_errs(x) ? &errors : &failures) += bad;
+    }
+    json_array_foreach(json_object_get(doc, "engines"), i, x)
+    {
+        tests += engine_errs(x);
+        errors += engine_errs(x);
     }
     tests += json_array_size(json_object_get(doc, "orphans"));
     failures += json_array_size(json_object_get(doc, "orphans"));
@@ -299,10 +319,38 @@ static void junit_render(FILE *f, const json_t *doc)
     tests += skipped;
     fprintf(f,
             "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-            "<testsuites name=\"boxcert audit\" tests=\"%zu\" failures=\"%zu\">\n"
-            "  <testsuite name=\"boxcert audit\" tests=\"%zu\" failures=\"%zu\" errors=\"0\" "
-            "skipped=\"%zu\">\n",
-            tests, failures, tests, failures, skipped);
+            "<testsuites name=\"boxcert audit\" tests=\"%zu\" failures=\"%zu\" errors=\"%zu\">\n"
+            "  <testsuite name=\"boxcert audit\" tests=\"%zu\" failures=\"%zu\" errors=\"%zu\" "
+            "skipped=\"%zu\" timestamp=\"%.19s\">\n"
+            "    <properties>\n"
+            "      <property name=\"tool\" value=\"%s %s\"/>\n"
+            "      <property name=\"auditedAt\" value=\"",
+            tests, failures, errors, tests, failures, errors, skipped,
+            str(doc, "auditedAt") ? str(doc, "auditedAt") : "", cli_prog, BOXCERT_VERSION);
+    report_xml_put(f, str(doc, "auditedAt"));
+    fputs("\"/>\n      <property name=\"policy\" value=\"", f);
+    report_xml_put(f, str(pol, "name"));
+    if (str(pol, "extends")) {
+        fputs(" (extends ", f);
+        report_xml_put(f, str(pol, "extends"));
+        fputs(")", f);
+    }
+    fputs("\"/>\n      <property name=\"policySha256\" value=\"", f);
+    report_xml_put(f, str(pol, "sha256"));
+    fputs("\"/>\n    </properties>\n", f);
+    json_array_foreach(json_object_get(doc, "engines"), i, x)
+    {
+        if (!engine_errs(x))
+            continue;
+        fputs("    <testcase classname=\"engines\" name=\"", f);
+        report_xml_put(f, str(x, "endpoint"));
+        fputs("\">\n      <error type=\"unreachable\" message=\"", f);
+        fputs(json_is_true(json_object_get(x, "lost")) ? "lost during the audit: "
+                                                        : "could not be reached: ",
+              f);
+        report_xml_put(f, str(x, "error") ? str(x, "error") : "no reply");
+        fputs("\"/>\n    </testcase>\n", f);
+    }
     json_array_foreach(json_object_get(doc, "sessions"), i, x)
     {
         const char *v = str(x, "verdict");
@@ -310,7 +358,7 @@ static void junit_render(FILE *f, const json_t *doc)
         if (strcmp(v, "compliant") == 0) {
             fputs("/>\n", f);
         } else {
-            fputs(">\n      <failure type=\"", f);
+            fputs(row_errs(x) ? ">\n      <error type=\"" : ">\n      <failure type=\"", f);
             report_xml_put(f, v);
             fputs("\" message=\"session is ", f);
             report_xml_put(f, v);
@@ -325,7 +373,8 @@ static void junit_render(FILE *f, const json_t *doc)
             }
             char *exp = compact(json_object_get(fi, "expected"));
             char *obs = compact(json_object_get(fi, "observed"));
-            fputs(">\n      <failure type=\"", f);
+            const char *el = row_errs(x) ? "error" : "failure";
+            fprintf(f, ">\n      <%s type=\"", el);
             report_xml_put(f, str(fi, "status"));
             fputs("\" message=\"", f);
             report_xml_put(f, str(fi, "message"));
@@ -333,7 +382,7 @@ static void junit_render(FILE *f, const json_t *doc)
             report_xml_put_json(f, exp);
             fputs(", observed ", f);
             report_xml_put_json(f, obs);
-            fputs("</failure>\n    </testcase>\n", f);
+            fprintf(f, "</%s>\n    </testcase>\n", el);
             free(exp);
             free(obs);
         }
@@ -402,9 +451,13 @@ static int sarif_render(FILE *f, const json_t *doc)
             }
             lost |= json_array_append_new(
                 results,
-                json_pack("{s:s, s:s, s:{s:s}, s:[o], s:{s:s, s:O, s:O, s:O, s:O}}", "ruleId",
-                          str(fi, "rule"), "level", "error", "message", "text", msg, "locations",
-                          sarif_location(x), "properties", "verdict", str(x, "verdict"),
+                json_pack("{s:s, s:s, s:{s:s}, s:[o], s:o, s:{s:s, s:O, s:O, s:O, s:O}}",
+                          "ruleId", str(fi, "rule"), "level", "error", "message", "text", msg,
+                          "locations", sarif_location(x), "partialFingerprints",
+                          report_sarif_fingerprint(str(fi, "rule"), "audit session", 0,
+                                                   str(x, "name") ? str(x, "name")
+                                                                  : str(x, "containerId")),
+                          "properties", "verdict", str(x, "verdict"),
                           "certificateId", json_object_get(x, "certificateId"), "status",
                           json_object_get(fi, "status"), "expected",
                           json_object_get(fi, "expected"), "observed",
@@ -461,12 +514,13 @@ static int sarif_render(FILE *f, const json_t *doc)
     json_t *rl = json_array();
     const char *k;
     json_t *v;
-    json_object_foreach(rules, k, v) json_array_append_new(rl, json_pack("{s:s}", "id", k));
+    json_object_foreach(rules, k, v) lost |= json_array_append_new(rl, report_sarif_rule(k)) != 0;
     json_t *sarif = json_pack(
-        "{s:s, s:s, s:[{s:{s:{s:s, s:s, s:o}}, s:o, s:{s:O, s:O, s:O}}]}", "$schema",
+        "{s:s, s:s, s:[{s:{s:{s:s, s:s, s:o}}, s:o, s:{s:s, s:O, s:O, s:O, s:O}}]}", "$schema",
         "https://json.schemastore.org/sarif-2.1.0.json", "version", "2.1.0", "runs", "tool",
         "driver", "name", "boxcert", "version", BOXCERT_VERSION, "rules", rl, "results", results,
-        "properties", "policy", json_object_get(doc, "policy"), "complete",
+        "properties", "tool", "boxcert " BOXCERT_VERSION, "auditedAt",
+        json_object_get(doc, "auditedAt"), "policy", json_object_get(doc, "policy"), "complete",
         json_object_get(doc, "complete"), "summary", json_object_get(doc, "summary"));
     char *s = sarif ? json_dumps(sarif, JSON_COMPACT) : NULL;
     if (s)

@@ -353,7 +353,7 @@ static json_t *sarif_file_location(report *r, const char *file, size_t line)
 
 /* partialFingerprints: the same rule failing for the same file, line and session is the same
  * finding across runs (the certificate's id changes with every collection). */
-static json_t *sarif_fingerprint(const char *rule, const char *place, size_t line,
+json_t *report_sarif_fingerprint(const char *rule, const char *place, size_t line,
                                  const char *session)
 {
     char *s = NULL, hex[65];
@@ -391,7 +391,7 @@ static void sarif_result(report *r, const char *file, size_t line, const bx_veri
                               "ruleId", rule ? rule : "?", "level", "error", "message", "text",
                               str(x, "message") ? str(x, "message") : "", "locations",
                               "physicalLocation", sarif_file_location(r, file, line),
-                              "partialFingerprints", sarif_fingerprint(rule, file, line, sn),
+                              "partialFingerprints", report_sarif_fingerprint(rule, file, line, sn),
                               "properties", "certificateId",
                               res->certificate_id[0] ? res->certificate_id : NULL, "status",
                               json_object_get(x, "status"), "expected",
@@ -662,7 +662,7 @@ static void sarif_row(report *r, const json_t *row)
         json_t *o = json_pack("{s:s, s:s, s:{s:s}, s:[o], s:o, s:{s:O, s:O, s:O, s:O}}",
                               "ruleId", rule, "level", "error", "message", "text", msg,
                               "locations", loc, "partialFingerprints",
-                              sarif_fingerprint(rule, "expected session", 0,
+                              report_sarif_fingerprint(rule, "expected session", 0,
                                                 id ? id : row_label(row, buf)),
                               "properties", "verdict", json_object_get(row, "verdict"),
                               "status", json_object_get(x, "status"), "expected",

@@ -50,6 +50,11 @@ char *report_json_ascii(const json_t *v);
 /* A SARIF reportingDescriptor of rule id (rules.h): short and full descriptions, help (text
  * and Markdown), properties.security-severity. Caller owns it; NULL when out of memory. */
 json_t *report_sarif_rule(const char *id);
+/* SARIF partialFingerprints {"boxcertFinding/v1": 32 hex digits} of a finding: its rule, its
+ * place (a file, or what stands for one), line and session name, so the same finding is one
+ * across runs (a certificate's id changes with each collection). NULL when out of memory. */
+json_t *report_sarif_fingerprint(const char *rule, const char *place, size_t line,
+                                 const char *session);
 
 size_t report_failed(const report *r);
 size_t report_count(const report *r);
