@@ -34,6 +34,9 @@ typedef struct {
     char certificate_id[65]; /* "" until the payload is decoded */
     json_t *statement;       /* owned; NULL unless signatures verified and it parsed */
     json_t *findings;        /* owned: array of findings */
+    json_t *signers;         /* owned: the keyids (64 hex) of the distinct trusted keys that
+                              * signed and were valid at issuedAt, in the policy's order;
+                              * NULL unless step 8b passed */
     int pass;                /* 1 when no finding is fail or unknown */
     /* "" unless every failing finding is unknown only because the certificate's predicate
      * version (lacks_version) lacks what the rule reads: then those members, ", "-separated
