@@ -83,12 +83,13 @@ man: build
 # The Debian packages boxcert-verify and boxcert (cpack, into $(BUILD)/packages), checked
 # with lintian, installed in a clean mmdebstrap root that runs the README's tutorial
 # verbatim (tests/packages/debs.sh), and the verifier's container image built on an
-# imported mmdebstrap base and run read-only (tests/packages/image.sh). Downloads are
+# imported mmdebstrap base and run read-only (tests/packages/image.sh), and the GitHub Action
+# and GitLab template installing that .deb (tests/packages/ci_recipes.sh). Downloads are
 # cached in /var/tmp/boxcert-debcache.
 packages: deps build engine
 	@rm -rf $(BUILD)/packages
 	@cd $(BUILD) && cpack -G DEB -B $(CURDIR)/$(BUILD)/packages >/dev/null
-	@rc=0; for t in debs image; do \
+	@rc=0; for t in debs image ci_recipes; do \
 	  BOXCERT_BUILD_DIR=$(CURDIR)/$(BUILD) BOXCERT_DEBS_DIR=$(CURDIR)/$(BUILD)/packages \
 	    bash tests/packages/$$t.sh || rc=1; done; exit $$rc
 

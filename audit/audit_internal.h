@@ -11,6 +11,7 @@ typedef struct {
     char *endpoint;   /* as given, or the default's URL */
     bx_engine *eng;   /* owned */
     char id[192];     /* /info ID, "" when not known */
+    char name[256];   /* /info Name (the engine's host name), "" when not known */
     int local;        /* a unix:// socket */
     int host_daemon;  /* local, and its peer (SO_PEERCRED) is a dockerd of this host: it shares
                        * this host's containerd (bxu_host_daemon) */

@@ -163,6 +163,9 @@ static int meta_finish(bx_audit *a, size_t i, meta *v, meta *in)
     e->reachable = 1;
     if (json_is_string(json_object_get(in->reply, "ID")))
         snprintf(e->id, sizeof e->id, "%s", json_string_value(json_object_get(in->reply, "ID")));
+    if (json_is_string(json_object_get(in->reply, "Name")))
+        snprintf(e->name, sizeof e->name, "%s",
+                 json_string_value(json_object_get(in->reply, "Name")));
     json_array_foreach(json_object_get(v->reply, "Components"), k, comp)
     {
         const char *n = json_string_value(json_object_get(comp, "Name"));

@@ -27,8 +27,9 @@ static json_t *engines_json(const bx_audit *a)
         const bxu_engine *e = &a->engines[i];
         json_array_append_new(
             arr,
-            json_pack("{s:o, s:o, s:b, s:b, s:o, s:o, s:o}", "endpoint", bxu_string(e->endpoint),
-                      "id", str_or_null(e->id), "reachable", e->reachable, "lost",
+            json_pack("{s:o, s:o, s:o, s:b, s:b, s:o, s:o, s:o}", "endpoint",
+                      bxu_string(e->endpoint), "id", str_or_null(e->id), "name",
+                      str_or_null(e->name), "reachable", e->reachable, "lost",
                       e->lost && e->reachable, "sameAs",
                       e->alias_of >= 0 ? bxu_string(a->engines[e->alias_of].endpoint) : json_null(),
                       "conflictWith",
@@ -128,15 +129,43 @@ static json_t *flags_json(int flags)
     return arr;
 }
 
+/* What the row's certificate says of its runtime and evidence (it verified), else what its
+ * engine said of the runtime; null when neither. */
+static json_t *row_runtime(const bx_audit *a, const bxu_row *r, const bxu_cert *c)
+{
+    const json_t *pred = c ? json_object_get(c->res.statement, "predicate") : NULL;
+    const char *n = json_string_value(
+        json_object_get(json_object_get(json_object_get(pred, "containment"), "runtime"), "name"));
+    if (!n && r->session >= 0)
+        n = json_string_value(json_object_get(
+            json_object_get(a->sessions[r->session].inspect, "HostConfig"), "Runtime"));
+    return str_or_null(n);
+}
+
+static json_t *row_engine_name(const bx_audit *a, const bxu_row *r)
+{
+    for (size_t i = 0; r->engine[0] && i < a->nengines; i++)
+        if (!strcmp(a->engines[i].id, r->engine) && a->engines[i].name[0])
+            return bxu_string(a->engines[i].name);
+    return json_null();
+}
+
 static json_t *row_json(const bx_audit *a, const bxu_row *r)
 {
     const bxu_cert *c = r->primary >= 0 ? &a->certs[r->primary] : NULL;
+    const json_t *pred = c ? json_object_get(c->res.statement, "predicate") : NULL;
+    const char *level =
+        json_string_value(json_object_get(json_object_get(pred, "evidence"), "level"));
     json_t *dups = json_array();
 
     for (size_t i = 0; dups && i < r->ncerts; i++)
         if ((long)r->certs[i] != r->primary)
             json_array_append_new(dups, json_string(a->certs[r->certs[i]].res.certificate_id));
-    return json_pack("{s:o, s:o, s:o, s:o, s:o, s:b, s:s, s:o, s:o, s:o, s:o, s:o}", "engine",
+    return json_pack("{s:o, s:o, s:O, s:o, s:o, s:o, s:o, s:o, s:o, s:b, s:s, s:o, s:o, s:o, s:o, "
+                     "s:o}",
+                     "runtime", row_runtime(a, r, c), "evidenceLevel", str_or_null(level),
+                     "signers", c && c->res.signers ? c->res.signers : json_null(), "engineName",
+                     row_engine_name(a, r), "engine",
                      str_or_null(r->engine), "containerId", str_or_null(r->id), "name",
                      str_or_null(r->name), "startedAt",
                      time_or_null(r->has_started, r->started_at, r->has_ns, r->started_ns),

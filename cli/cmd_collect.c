@@ -50,6 +50,7 @@ static const char help[] =
 static int load_requested(const char *path, json_t **req, char sha[65])
 {
     bx_error err;
+    char old[256];
     char *buf = NULL;
     size_t len = 0;
     int rc;
@@ -58,11 +59,16 @@ static int load_requested(const char *path, json_t **req, char sha[65])
         cli_report(path, &err);
         return EXIT_USAGE;
     }
-    rc = bx_requested_load(buf, len, path, req, sha, &err);
+    rc = bx_requested_load(buf, len, path, req, sha, old, &err);
     free(buf);
     if (rc != 0) {
         cli_report(path, &err);
         return EXIT_USAGE;
+    }
+    if (old[0] && !cli_quiet) { /* read all the same (docs/collector.md) */
+        fprintf(stderr, "%s: warning: ", cli_prog);
+        cli_put_safe(stderr, path);
+        fprintf(stderr, ": deprecated names, the predicate's: %s\n", old);
     }
     return 0;
 }

@@ -10,9 +10,11 @@
 static const char help[] =
     "usage: boxcert verify CERT... --policy FILE|PROFILE [--key PUB]... [--threshold N]\n"
     "         [--at RFC3339] [--nonce HEX] [--expect-image sha256:HEX] [--expect-container[-id|-name] C]\n"
-    "         [--expect-label K=V]... [--expect-source COMMIT] [--seen FILE] [--jobs N]\n"
+    "         [--expect-label K=V]... [--expect-source COMMIT] [--seen FILE [--seen-run RUN]]\n"
+    "         [--jobs N]\n"
     "         [--expect FILE] [--recursive] [--max-size BYTES]\n"
-    "         [--format text|json|junit|sarif|github] [--output FILE|-] [-q|--quiet]\n\n"
+    "         [--format text|json|junit|sarif|github|markdown] [--output FILE|-]\n"
+    "         [--report FORMAT=FILE]... [-q|--quiet]\n\n"
     "Verify certificates offline: envelope, signatures (distinct trusted keys >= threshold),\n"
     "statement, key validity, times, challenge and bindings, then the policy's rules.\n"
     "CERT is a file (*.intoto.json), a JSON Lines bundle (*.intoto.jsonl: one envelope per\n"
@@ -32,13 +34,18 @@ static const char help[] =
     "  --expect-label K=V     bind: the session carries this label (repeatable)\n"
     "  --expect-source SHA    bind: the statement's source commit\n"
     "  --seen FILE            reject certificates seen before; record those that pass\n"
+    "  --seen-run RUN         the gate's run (CI's run id): what this run recorded in the\n"
+    "                         --seen file passes again in it (a re-run), in no other run\n"
     "  --expect FILE          the launcher's list of sessions (boxcert schema expect): each\n"
     "                         needs a passing certificate for its start (certificate.missing)\n"
     "  --recursive            read a directory's subfolders too (never a link to one)\n"
     "  --jobs N               verify with N threads (output stays in input order)\n"
     "  --max-size N           envelope size cap in bytes (default 1048576)\n"
-    "  --format F             text (default), json, junit, sarif or github\n"
+    "  --format F             text (default), json, junit, sarif, github or markdown (a\n"
+    "                         table of what failed, for a CI's step summary)\n"
     "  --output FILE          write the report to FILE (atomically) instead of stdout (-)\n"
+    "  --report F=FILE        also write the report in format F to FILE, from the same\n"
+    "                         verification (repeatable, up to 8): --seen records once\n"
     "  -q, --quiet            text and github: only what failed (no PASS or SKIP lines, no\n"
     "                         summary)\n"
     "  -h, --help             this help\n"
@@ -48,8 +55,12 @@ static const char help[] =
 
 /* What one verify run keeps: the report, the seen file, and whether an input could not be
  * read or verified (exit 3). Certificates are read and verified by verify/'s batch verifier. */
+#define MORE_MAX 8
+
 typedef struct {
     report *rep;
+    report *more[MORE_MAX]; /* --report F=FILE */
+    size_t nmore;
     bx_seen *seen;
     bx_expect_check *expect; /* --expect, or NULL */
     int io_error, env_error;
@@ -58,7 +69,10 @@ typedef struct {
 
 static int on_skip(void *arg, const char *file, const char *why)
 {
-    report_skipped(((run *)arg)->rep, file, why);
+    run *r = arg;
+    report_skipped(r->rep, file, why);
+    for (size_t i = 0; i < r->nmore; i++)
+        report_skipped(r->more[i], file, why);
     return 0;
 }
 
@@ -93,6 +107,32 @@ static int on_result(void *arg, bx_batch_item *it)
         cli_report(it->file, &e);
     }
     report_result(r->rep, it->file, it->line, it->res);
+    for (size_t i = 0; i < r->nmore; i++)
+        report_result(r->more[i], it->file, it->line, it->res);
+    return 0;
+}
+
+/* --report F=FILE, each written atomically beside FILE. */
+typedef struct {
+    report_format fmt;
+    const char *path;
+    bx_atomic *atomic;
+    FILE *out;
+} more_out;
+
+static int parse_more(const char *arg, more_out *m)
+{
+    const char *eq = strchr(arg, '=');
+    char name[16];
+    if (!eq || eq == arg || (size_t)(eq - arg) >= sizeof name || !eq[1])
+        return cli_usage_error("--report", "'%s' is not FORMAT=FILE", arg);
+    snprintf(name, sizeof name, "%.*s", (int)(eq - arg), arg);
+    if (report_parse_format(name, &m->fmt) != 0)
+        return cli_usage_error("--report", "unknown format '%s': text, json, junit, sarif, github "
+                               "or markdown", name);
+    m->path = eq + 1;
+    if (!strcmp(m->path, "-"))
+        return cli_usage_error("--report", "'%s': a report of --report goes to a file", arg);
     return 0;
 }
 
@@ -138,17 +178,20 @@ int cmd_verify(int argc, char **argv)
                                          {"expect-label", required_argument, 0, 'L'},
                                          {"expect-source", required_argument, 0, 'S'},
                                          {"seen", required_argument, 0, 's'},
+                                         {"seen-run", required_argument, 0, 'U'},
                                          {"jobs", required_argument, 0, 'j'},
                                          {"max-size", required_argument, 0, 'm'},
                                          {"expect", required_argument, 0, 'x'},
                                          {"recursive", no_argument, 0, 'R'},
                                          {"format", required_argument, 0, 'f'},
                                          {"output", required_argument, 0, 'o'},
+                                         {"report", required_argument, 0, 'r'},
                                          {"quiet", no_argument, 0, 'q'},
                                          {"help", no_argument, 0, 'h'},
                                          {0, 0, 0, 0}};
     cli_list keys = {0}, labels = {0};
-    const char *policy_arg = NULL, *format = NULL, *output = NULL, *seen_path = NULL;
+    const char *policy_arg = NULL, *format = NULL, *output = NULL, *seen_path = NULL,
+               *seen_run = NULL;
     char *env_keys = NULL;
     int format_env = 0;
     const char *expect_path = NULL;
@@ -167,6 +210,8 @@ int cmd_verify(int argc, char **argv)
     bx_source_opts so = {0};
     bx_batch *batch = NULL;
     run run_ = {0}, *r = &run_;
+    more_out more[MORE_MAX] = {0};
+    size_t nmore = 0;
 
     while ((c = cli_getopt("verify", argc, argv, opts)) != -1) {
         switch (c) {
@@ -188,6 +233,16 @@ int cmd_verify(int argc, char **argv)
         case 'L': cli_list_add(&labels, optarg); break;
         case 'S': vo.expect.source = optarg; break;
         case 's': seen_path = optarg; break;
+        case 'U': seen_run = optarg; break;
+        case 'r':
+            if (nmore == MORE_MAX) {
+                rc = cli_usage_error("--report", "at most %d", MORE_MAX);
+                goto out;
+            }
+            if ((rc = parse_more(optarg, &more[nmore])) != 0)
+                goto out;
+            nmore++;
+            break;
         case 'j':
             if ((rc = cli_parse_count("--jobs", optarg, 1, 64, &v)) != 0)
                 goto out;
@@ -210,7 +265,7 @@ int cmd_verify(int argc, char **argv)
     vo.expect.nlabels = labels.n;
     format = cli_format_from_env(format, "text", &format_env);
     if (report_parse_format(format, &fmt) != 0) {
-        rc = cli_bad_format(format, format_env, "text, json, junit, sarif or github");
+        rc = cli_bad_format(format, format_env, "text, json, junit, sarif, github or markdown");
         goto out;
     }
     cli_keys_from_env(&keys, &env_keys);
@@ -235,9 +290,22 @@ int cmd_verify(int argc, char **argv)
         rc = cli_report(expect_path, &err);
         goto out;
     }
+    if (seen_run && !seen_path) {
+        rc = cli_usage_error("--seen-run", "needs --seen FILE");
+        goto out;
+    }
+    if (seen_run && !bx_seen_run_ok(seen_run)) {
+        rc = cli_usage_error("--seen-run", "'%s' is not 1 to 128 of A-Z a-z 0-9 . _ : / @ + -",
+                             seen_run);
+        goto out;
+    }
     /* pruned by the wall clock, kept for the largest skew the file was used with */
     if (seen_path &&
         bx_seen_open(seen_path, (int64_t)time(NULL), bx_policy_clock_skew(p), &r->seen, &err) != 0) {
+        rc = cli_report(seen_path, &err);
+        goto out;
+    }
+    if (seen_run && bx_seen_set_run(r->seen, seen_run, &err) != 0) {
         rc = cli_report(seen_path, &err);
         goto out;
     }
@@ -250,6 +318,19 @@ int cmd_verify(int argc, char **argv)
     if (report_open(&r->rep, fmt, out, "verify", policy_id, !output && cli_colour(stdout))) {
         rc = EXIT_ENV;
         goto out;
+    }
+    report_set_time(r->rep, vo.at);
+    for (size_t i = 0; i < nmore; i++) {
+        if (bx_atomic_open(more[i].path, 0644, &more[i].atomic, &more[i].out, &err) != 0) {
+            rc = cli_report(more[i].path, &err);
+            goto out;
+        }
+        if (report_open(&r->more[i], more[i].fmt, more[i].out, "verify", policy_id, 0)) {
+            rc = EXIT_ENV;
+            goto out;
+        }
+        r->nmore = i + 1;
+        report_set_time(r->more[i], vo.at);
     }
     if (bx_batch_open(p, &vo, &bo, on_result, r, &batch, &err) != 0) {
         rc = cli_report("verify", &err);
@@ -274,10 +355,27 @@ int cmd_verify(int argc, char **argv)
             goto out;
         }
         report_rows(r->rep, rows);
+        for (size_t i = 0; i < r->nmore; i++)
+            report_rows(r->more[i], rows);
     }
     size_t total = report_count(r->rep), failed = report_failed(r->rep);
     int werr = report_close(r->rep);
     r->rep = NULL;
+    for (size_t i = 0; i < r->nmore; i++) {
+        int mw = report_close(r->more[i]);
+        bx_atomic *a = more[i].atomic;
+        r->more[i] = NULL;
+        more[i].atomic = NULL;
+        if (mw != 0) { /* not whole: never in place of the report */
+            bx_atomic_abort(a);
+            bx_error_set(&err, BX_EIO, more[i].path, "the report could not be written whole");
+            cli_report(more[i].path, &err);
+            r->io_error = 1;
+        } else if (bx_atomic_commit(a, &err) != 0) {
+            cli_report(more[i].path, &err);
+            r->io_error = 1;
+        }
+    }
     if (r->seen) {
         int src = bx_seen_close(r->seen, &err);
         r->seen = NULL;
@@ -286,7 +384,13 @@ int cmd_verify(int argc, char **argv)
             r->io_error = 1;
         }
     }
-    if (atomic) {
+    if (atomic && werr) {
+        bx_atomic_abort(atomic);
+        atomic = NULL;
+        bx_error_set(&err, BX_EIO, output, "the report could not be written whole");
+        rc = cli_report(output, &err);
+        goto out;
+    } else if (atomic) {
         bx_atomic *a = atomic;
         atomic = NULL;
         if (bx_atomic_commit(a, &err) != 0) {
@@ -306,6 +410,11 @@ out:
     bx_batch_close(batch);
     if (r->rep)
         report_close(r->rep);
+    for (size_t i = 0; i < r->nmore; i++)
+        if (r->more[i])
+            report_close(r->more[i]);
+    for (size_t i = 0; i < nmore; i++)
+        bx_atomic_abort(more[i].atomic);
     if (r->seen)
         bx_seen_close(r->seen, &err);
     bx_atomic_abort(atomic);

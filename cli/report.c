@@ -4,13 +4,18 @@
  * certificate or a folder are written with the one reversible escaping (bx_escape; docs/ci.md,
  * "Encodings"), then escaped for the format they land in. */
 #include "report.h"
+#include "rules.h"
 
 #include <string.h>
+
+/* GitHub refuses a step summary over 1 MiB: the Markdown report stops its rows short of it,
+ * and says how many it left out. */
+#define MD_ROWS_MAX (900u * 1024)
 
 struct report {
     report_format fmt;
     FILE *f;
-    FILE *spool; /* junit test cases */
+    FILE *spool; /* junit test cases; markdown rows */
     const char *tool;
     char policy_sha[65];
     json_t *policy; /* the policy's identity (bx_policy_identity) */
@@ -22,11 +27,14 @@ struct report {
     json_t *skipped; /* json: [{file, reason}]; sarif: notifications */
     json_t *rows;    /* the expected sessions' rows (report_rows), or NULL */
     size_t rows_failed;
+    char verified_at[21]; /* report_set_time */
+    size_t md_rows, md_left_out;
+    int started; /* report_start done */
 };
 
 int report_parse_format(const char *s, report_format *out)
 {
-    static const char *const names[] = {"text", "json", "junit", "sarif", "github"};
+    static const char *const names[] = {"text", "json", "junit", "sarif", "github", "markdown"};
     for (size_t i = 0; i < sizeof names / sizeof *names; i++)
         if (strcmp(s, names[i]) == 0) {
             *out = (report_format)i;
@@ -115,6 +123,41 @@ char *report_json_ascii(const json_t *v)
 {
     char *s = json_dumps(v ? v : json_null(), JSON_ENCODE_ANY | JSON_COMPACT | JSON_ENSURE_ASCII);
     return s ? s : strdup("null");
+}
+
+/* Markdown (GitHub's, in a table cell, never in a code span): the human escaping first, then
+ * every character that Markdown or HTML reads inline (and a backslash, so the escapes read as
+ * written) as an entity: a name can neither end a cell nor start a link, an emphasis, a code
+ * span or a tag. */
+static void md_put(FILE *f, const char *s)
+{
+    size_t n = strlen(s ? s : ""), step;
+    char esc[12];
+    for (size_t i = 0; i < n; i += step) {
+        const char *c = s + i;
+        size_t k = 1;
+        if (bx_escape_char(s + i, n - i, BX_ESC_HUMAN, esc, &step)) {
+            c = esc;
+            k = strlen(esc);
+        } else if (step > 1) {
+            fwrite(s + i, 1, step, f);
+            continue;
+        }
+        for (size_t j = 0; j < k; j++) {
+            if (strchr("&<>|\\`*_[]~", c[j]) && c[j])
+                fprintf(f, "&#%d;", (unsigned char)c[j]);
+            else
+                fputc(c[j], f);
+        }
+    }
+}
+
+static void put_time_line(report *r)
+{
+    const char *name = json_string_value(json_object_get(r->policy, "name"));
+    fprintf(r->f, "%s %s; policy ", cli_prog, BOXCERT_VERSION);
+    cli_put_field(r->f, name ? name : "?");
+    fprintf(r->f, " sha256:%s; verified at %s\n", r->policy_sha, r->verified_at);
 }
 
 static int failed_status(const json_t *finding)
@@ -253,6 +296,47 @@ static void junit_result(report *r, const char *name, const bx_verify_result *re
         junit_case(r, name, res->certificate_id, "verdict", NULL);
 }
 
+/* A row of the step summary: verdict, file, session, certificate, failed findings. */
+static void md_row(report *r, const char *verdict, const char *file, const char *session,
+                   const char *cert_id, const json_t *findings)
+{
+    size_t i, k = 0;
+    json_t *x;
+    if (ftell(r->spool) > (long)MD_ROWS_MAX) {
+        r->md_left_out++;
+        return;
+    }
+    r->md_rows++;
+    fprintf(r->spool, "| **%s** | ", verdict);
+    if (file)
+        md_put(r->spool, file);
+    fputs(" | ", r->spool);
+    md_put(r->spool, session ? session : "");
+    fputs(" | ", r->spool);
+    if (cert_id && cert_id[0] && bx_is_lower_hex(cert_id, strlen(cert_id)))
+        fprintf(r->spool, "<code>%.12s</code>", cert_id);
+    fputs(" | ", r->spool);
+    json_array_foreach(findings, i, x) {
+        if (!failed_status(x))
+            continue;
+        fprintf(r->spool, "%s<code>", k++ ? "<br>" : "");
+        md_put(r->spool, str(x, "rule"));
+        fputs("</code> ", r->spool);
+        md_put(r->spool, str(x, "message"));
+    }
+    fputs(" |\n", r->spool);
+}
+
+static void markdown_result(report *r, const char *name, const bx_verify_result *res)
+{
+    if (res->pass)
+        return;
+    const char *sn = NULL;
+    if (res->statement)
+        sn = str(json_object_get(json_object_get(res->statement, "predicate"), "session"), "name");
+    md_row(r, "FAIL", name, sn, res->certificate_id, res->findings);
+}
+
 /* A SARIF location of a file (its URI: RFC 3986 percent-encoding, so any name is carried and
  * read back by percent-decoding) and a line of a bundle. */
 static json_t *sarif_file_location(report *r, const char *file, size_t line)
@@ -267,8 +351,26 @@ static json_t *sarif_file_location(report *r, const char *file, size_t line)
     return loc;
 }
 
+/* partialFingerprints: the same rule failing for the same file, line and session is the same
+ * finding across runs (the certificate's id changes with every collection). */
+json_t *report_sarif_fingerprint(const char *rule, const char *place, size_t line,
+                                 const char *session)
+{
+    char *s = NULL, hex[65];
+    if (asprintf(&s, "%s\n%s\n%zu\n%s", rule ? rule : "", place ? place : "", line,
+                 session ? session : "") < 0)
+        return NULL;
+    bx_sha256_hex(s, strlen(s), hex);
+    free(s);
+    hex[32] = '\0';
+    return json_pack("{s:s}", "boxcertFinding/v1", hex);
+}
+
 static void sarif_result(report *r, const char *file, size_t line, const bx_verify_result *res)
 {
+    const char *sn = NULL;
+    if (res->statement)
+        sn = str(json_object_get(json_object_get(res->statement, "predicate"), "session"), "name");
     size_t i;
     json_t *x;
     char *uri = bx_uri_path(file);
@@ -285,10 +387,11 @@ static void sarif_result(report *r, const char *file, size_t line, const bx_veri
             continue;
         const char *rule = str(x, "rule");
         json_object_set_new(r->rules, rule ? rule : "?", json_true());
-        json_t *o = json_pack("{s:s, s:s, s:{s:s}, s:[{s:o}], s:{s:s?, s:O, s:O, s:O}}", "ruleId",
-                              rule ? rule : "?", "level", "error", "message", "text",
+        json_t *o = json_pack("{s:s, s:s, s:{s:s}, s:[{s:o}], s:o, s:{s:s?, s:O, s:O, s:O}}",
+                              "ruleId", rule ? rule : "?", "level", "error", "message", "text",
                               str(x, "message") ? str(x, "message") : "", "locations",
                               "physicalLocation", sarif_file_location(r, file, line),
+                              "partialFingerprints", report_sarif_fingerprint(rule, file, line, sn),
                               "properties", "certificateId",
                               res->certificate_id[0] ? res->certificate_id : NULL, "status",
                               json_object_get(x, "status"), "expected",
@@ -334,6 +437,22 @@ static void github_result(report *r, const char *file, size_t line, const bx_ver
     }
 }
 
+json_t *report_sarif_rule(const char *id)
+{
+    const rule_doc *d = rule_doc_of(id);
+    char *md = NULL;
+    if (asprintf(&md, "**%s**\n\n%s\n\n%s", d->name, d->full, d->help) < 0)
+        return NULL;
+    json_t *o = json_pack("{s:s, s:{s:s}, s:{s:s}, s:{s:s, s:s}, s:{s:s}, s:{s:s, s:s, s:[s, s]}}",
+                          "id", id, "shortDescription", "text", d->name, "fullDescription",
+                          "text", d->full, "help", "text", d->help, "markdown", md,
+                          "defaultConfiguration", "level", "error", "properties",
+                          "security-severity", d->severity, "precision", "very-high", "tags",
+                          "security", strncmp(id, "cis.", 4) == 0 ? "cis-docker" : "containment");
+    free(md);
+    return o;
+}
+
 /* ---- open, result, skipped, rows, close ------------------------------------------ */
 
 int report_open(report **out, report_format fmt, FILE *f, const char *tool, const json_t *policy,
@@ -349,8 +468,9 @@ int report_open(report **out, report_format fmt, FILE *f, const char *tool, cons
     r->tool = tool;
     r->colour = colour && fmt == FMT_TEXT;
     snprintf(r->policy_sha, sizeof r->policy_sha, "%s", policy_sha ? policy_sha : "");
+    bx_time_format((int64_t)time(NULL), r->verified_at);
     if (!r->policy || !(r->skipped = json_array()) ||
-        (fmt == FMT_JUNIT && !(r->spool = tmpfile())) ||
+        ((fmt == FMT_JUNIT || fmt == FMT_MARKDOWN) && !(r->spool = tmpfile())) ||
         (fmt == FMT_SARIF && (!(r->rules = json_object()) || !(r->inputs = json_array())))) {
         json_decref(r->rules);
         json_decref(r->policy);
@@ -360,21 +480,41 @@ int report_open(report **out, report_format fmt, FILE *f, const char *tool, cons
         free(r);
         return -1;
     }
-    if (fmt == FMT_JSON) {
-        char *pol = json_dumps(r->policy, JSON_COMPACT);
-        fprintf(f, "{\"version\":1,\"policy\":%s,\"results\":[", pol ? pol : "{}");
-        free(pol);
-    }
-    else if (fmt == FMT_SARIF)
-        fputs("{\"$schema\":\"https://json.schemastore.org/sarif-2.1.0.json\",\"version\":\"2.1.0\","
-              "\"runs\":[{\"results\":[",
-              f);
     *out = r;
     return 0;
 }
 
+/* What a format writes before the first result (the time is known by then). */
+static void report_start(report *r)
+{
+    FILE *f = r->f;
+    if (r->started)
+        return;
+    r->started = 1;
+    if (r->fmt == FMT_JSON) {
+        char *pol = json_dumps(r->policy, JSON_COMPACT);
+        fprintf(f,
+                "{\"version\":1,\"tool\":{\"name\":\"%s\",\"version\":\"%s\"},"
+                "\"verifiedAt\":\"%s\",\"policy\":%s,\"results\":[",
+                cli_prog, BOXCERT_VERSION, r->verified_at, pol ? pol : "{}");
+        if (!pol)
+            r->oom = 1;
+        free(pol);
+    }
+    else if (r->fmt == FMT_SARIF)
+        fputs("{\"$schema\":\"https://json.schemastore.org/sarif-2.1.0.json\",\"version\":\"2.1.0\","
+              "\"runs\":[{\"results\":[",
+              f);
+}
+
+void report_set_time(report *r, int64_t verified_at)
+{
+    bx_time_format(verified_at, r->verified_at);
+}
+
 void report_result(report *r, const char *file, size_t line, const bx_verify_result *res)
 {
+    report_start(r);
     char *name = display_name(file, line);
     if (!name)
         r->oom = 1;
@@ -387,12 +527,14 @@ void report_result(report *r, const char *file, size_t line, const bx_verify_res
     case FMT_JUNIT: junit_result(r, name ? name : file, res); break;
     case FMT_SARIF: sarif_result(r, file, line, res); break;
     case FMT_GITHUB: github_result(r, file, line, res); break;
+    case FMT_MARKDOWN: markdown_result(r, name ? name : file, res); break;
     }
     free(name);
 }
 
 void report_skipped(report *r, const char *file, const char *why)
 {
+    report_start(r);
     r->nskipped++;
     switch (cli_quiet && (r->fmt == FMT_TEXT || r->fmt == FMT_GITHUB) ? -1 : (int)r->fmt) {
     case FMT_TEXT:
@@ -517,8 +659,11 @@ static void sarif_row(report *r, const json_t *row)
                                 json_pack("{s:{s:s}}", "artifactLocation", "uri", uri));
         free(uri);
         free(file);
-        json_t *o = json_pack("{s:s, s:s, s:{s:s}, s:[o], s:{s:O, s:O, s:O, s:O}}", "ruleId", rule,
-                              "level", "error", "message", "text", msg, "locations", loc,
+        json_t *o = json_pack("{s:s, s:s, s:{s:s}, s:[o], s:o, s:{s:O, s:O, s:O, s:O}}",
+                              "ruleId", rule, "level", "error", "message", "text", msg,
+                              "locations", loc, "partialFingerprints",
+                              report_sarif_fingerprint(rule, "expected session", 0,
+                                                id ? id : row_label(row, buf)),
                               "properties", "verdict", json_object_get(row, "verdict"),
                               "status", json_object_get(x, "status"), "expected",
                               json_object_get(x, "expected"), "observed",
@@ -561,6 +706,7 @@ void report_rows(report *r, const json_t *rows)
     json_t *row, *x;
     char buf[16];
 
+    report_start(r);
     json_decref(r->rows);
     r->rows = json_incref((json_t *)rows);
     r->rows_failed = 0;
@@ -583,6 +729,21 @@ void report_rows(report *r, const json_t *rows)
             free(cls);
             break;
         }
+        case FMT_MARKDOWN:
+            if (row_fails(row)) {
+                char *file = str(row, "certificate") ? bx_unescape(str(row, "certificate"), NULL)
+                                                      : NULL;
+                char up[16];
+                const char *v = str(row, "verdict");
+                size_t j;
+                for (j = 0; v[j] && j < sizeof up - 1; j++)
+                    up[j] = (char)(v[j] - 32 * (v[j] >= 'a' && v[j] <= 'z'));
+                up[j] = '\0';
+                md_row(r, up, file, row_label(row, buf), str(row, "certificateId"),
+                       json_object_get(row, "findings"));
+                free(file);
+            }
+            break;
         case FMT_JSON: break; /* written whole at the end */
         }
     }
@@ -622,6 +783,7 @@ static void rows_summary(report *r, int json)
 int report_close(report *r)
 {
     int rc = 0;
+    report_start(r);
     size_t passed = r->n - r->failed;
     switch (cli_quiet && (r->fmt == FMT_TEXT || r->fmt == FMT_GITHUB) ? -1 : (int)r->fmt) {
     case FMT_TEXT:
@@ -633,7 +795,36 @@ int report_close(report *r)
         if (r->rows)
             rows_summary(r, 0);
         fputc('\n', r->f);
+        put_time_line(r); /* in github, a plain line: it never starts with :: */
         break;
+    case FMT_MARKDOWN: {
+        const char *pname = json_string_value(json_object_get(r->policy, "name"));
+        fprintf(r->f, "### boxcert %s: %s\n\n", r->tool, report_failed(r) ? "FAIL" : "PASS");
+        fprintf(r->f, "%zu certificate%s: %zu passed, %zu failed", r->n, r->n == 1 ? "" : "s",
+                passed, r->failed);
+        if (r->nskipped)
+            fprintf(r->f, "; %zu skipped", r->nskipped);
+        if (r->rows)
+            rows_summary(r, 0);
+        fputs("\n\n", r->f);
+        if (r->md_rows) {
+            fputs("| verdict | file | session | certificate | failed findings |\n"
+                  "|---|---|---|---|---|\n",
+                  r->f);
+            rc = copy_spool(r);
+            fputc('\n', r->f);
+        }
+        if (r->md_left_out)
+            fprintf(r->f,
+                    "**%zu more failing row%s not shown**: a step summary is at most 1 MiB; the "
+                    "SARIF, JUnit and JSON reports carry every one.\n\n",
+                    r->md_left_out, r->md_left_out == 1 ? "" : "s");
+        fprintf(r->f, "%s %s · policy <code>", cli_prog, BOXCERT_VERSION);
+        md_put(r->f, pname ? pname : "?");
+        fprintf(r->f, "</code> sha256 <code>%s</code> · verified at %s\n", r->policy_sha,
+                r->verified_at);
+        break;
+    }
     case FMT_JSON:
         fputs("]", r->f);
         if (r->nskipped)
@@ -653,9 +844,19 @@ int report_close(report *r)
                 "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
                 "<testsuites name=\"boxcert %s\" tests=\"%zu\" failures=\"%zu\">\n"
                 "  <testsuite name=\"boxcert %s\" tests=\"%zu\" failures=\"%zu\" errors=\"0\" "
-                "skipped=\"%zu\">\n",
+                "skipped=\"%zu\" timestamp=\"%.19s\">\n"
+                "    <properties>\n"
+                "      <property name=\"tool\" value=\"%s %s\"/>\n"
+                "      <property name=\"verifiedAt\" value=\"%s\"/>\n"
+                "      <property name=\"policy\" value=\"",
                 r->tool, r->cases, r->case_failures, r->tool, r->cases, r->case_failures,
-                r->nskipped);
+                r->nskipped, r->verified_at, cli_prog, BOXCERT_VERSION, r->verified_at);
+        report_xml_put(r->f, json_string_value(json_object_get(r->policy, "name")));
+        fprintf(r->f,
+                "\"/>\n"
+                "      <property name=\"policySha256\" value=\"%s\"/>\n"
+                "    </properties>\n",
+                r->policy_sha);
         rc = copy_spool(r);
         fputs("  </testsuite>\n</testsuites>\n", r->f);
         break;
@@ -664,23 +865,25 @@ int report_close(report *r)
         const char *k;
         json_t *v;
         json_object_foreach(r->rules, k, v)
-            json_array_append_new(rules, json_pack("{s:s}", "id", k));
-        json_t *tool = json_pack("{s:{s:s, s:s, s:o}}", "driver", "name", "boxcert", "version",
-                                 BOXCERT_VERSION, "rules", rules);
+            if (json_array_append_new(rules, report_sarif_rule(k)) != 0)
+                r->oom = 1;
+        json_t *tool = json_pack("{s:{s:s, s:s, s:s, s:o}}", "driver", "name", "boxcert", "version",
+                                 BOXCERT_VERSION, "semanticVersion", BOXCERT_VERSION, "rules",
+                                 rules);
         const char *pname = json_string_value(json_object_get(r->policy, "name"));
         json_t *pn = json_string(pname ? pname : "");
         char *pq = pn ? json_dumps(pn, JSON_ENCODE_ANY) : NULL;
         fputs("],\"tool\":", r->f);
         put_json_doc(r, r->f, tool, "");
-        if (r->nskipped) {
-            json_t *inv = json_pack("[{s:b, s:O}]", "executionSuccessful", 1,
-                                    "toolExecutionNotifications", r->skipped);
-            put_json_doc(r, r->f, inv, ",\"invocations\":");
-            json_decref(inv);
-        }
-        fprintf(r->f, ",\"properties\":{\"policy\":%s,\"policySha256\":\"%s\","
+        json_t *inv = json_pack("[{s:b, s:s, s:O}]", "executionSuccessful", 1, "endTimeUtc",
+                                r->verified_at, "toolExecutionNotifications", r->skipped);
+        put_json_doc(r, r->f, inv, ",\"invocations\":");
+        json_decref(inv);
+        fprintf(r->f, ",\"properties\":{\"tool\":\"%s %s\",\"verifiedAt\":\"%s\","
+                      "\"policy\":%s,\"policySha256\":\"%s\","
                       "\"total\":%zu,\"passed\":%zu,\"failed\":%zu,\"skipped\":%zu",
-                pq ? pq : "\"\"", r->policy_sha, r->n, passed, r->failed, r->nskipped);
+                cli_prog, BOXCERT_VERSION, r->verified_at, pq ? pq : "\"\"", r->policy_sha, r->n,
+                passed, r->failed, r->nskipped);
         put_json_doc(r, r->f, r->inputs, ",\"inputs\":");
         if (r->rows)
             rows_summary(r, 1);

@@ -7,16 +7,19 @@
 
 #include "cli.h"
 
-typedef enum { FMT_TEXT, FMT_JSON, FMT_JUNIT, FMT_SARIF, FMT_GITHUB } report_format;
+typedef enum { FMT_TEXT, FMT_JSON, FMT_JUNIT, FMT_SARIF, FMT_GITHUB, FMT_MARKDOWN } report_format;
 
 typedef struct report report;
 
-/* Parse a --format value ("text", "json", "junit", "sarif", "github"). */
+/* Parse a --format value ("text", "json", "junit", "sarif", "github", "markdown"). */
 int report_parse_format(const char *s, report_format *out);
 /* Start a report on out (borrowed). tool: "verify", "ledger verify", ...; policy: the
  * policy's identity (bx_policy_identity; a reference is taken), NULL when there is none. */
 int report_open(report **out, report_format fmt, FILE *f, const char *tool, const json_t *policy,
                 int colour);
+/* The time the results were judged at (seconds since the epoch; verify's --at, else now):
+ * carried by every format with the tool's version and the policy's identity. */
+void report_set_time(report *r, int64_t verified_at);
 /* One result: the input file (or commit) and, for JSON Lines bundles and notes, the
  * line (0 when none). */
 void report_result(report *r, const char *file, size_t line, const bx_verify_result *res);
@@ -43,6 +46,15 @@ void report_gh_put_json(FILE *f, const char *ascii_json);
 /* v as compact JSON in ASCII (every other character \uXXXX): caller frees; "null" copied when
  * out of memory. */
 char *report_json_ascii(const json_t *v);
+
+/* A SARIF reportingDescriptor of rule id (rules.h): short and full descriptions, help (text
+ * and Markdown), properties.security-severity. Caller owns it; NULL when out of memory. */
+json_t *report_sarif_rule(const char *id);
+/* SARIF partialFingerprints {"boxcertFinding/v1": 32 hex digits} of a finding: its rule, its
+ * place (a file, or what stands for one), line and session name, so the same finding is one
+ * across runs (a certificate's id changes with each collection). NULL when out of memory. */
+json_t *report_sarif_fingerprint(const char *rule, const char *place, size_t line,
+                                 const char *session);
 
 size_t report_failed(const report *r);
 size_t report_count(const report *r);

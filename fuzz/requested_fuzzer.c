@@ -38,7 +38,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     static json_t *strong, *weakc;
     json_t *req = NULL;
-    char sha[65], why[128], *jcs = NULL;
+    char sha[65], old[256], why[128], *jcs = NULL;
     const char *field;
     size_t len;
     bx_error e;
@@ -49,7 +49,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (!strong || !weakc)
             abort();
     }
-    if (bx_requested_load((const char *)data, size, "fuzz.yaml", &req, sha, &e) != 0)
+    if (bx_requested_load((const char *)data, size, "fuzz.yaml", &req, sha, old, &e) != 0)
         return 0;
     if (!json_is_object(req) || strlen(sha) != 64)
         __builtin_trap();

@@ -794,6 +794,44 @@ static const bx_member r_devices[] = {
     {"allowAll", BOOL, OPT},
     {0},
 };
+/* A --requested file names what the policy also names by the policy's name (readOnlyRootfs,
+ * runtimes, resources.memoryMax/pidsMax/cpusMax) and may say version: 1; the predicate's
+ * names (rootfs, runtime, resources.memoryBytes/pidsLimit/nanoCpus) are still read, and
+ * deprecated. attest/requested.c writes the request in the predicate's names, as
+ * predicate.requested.containment records it and the comparator reads it. */
+#define DEPRECATED(now) "Deprecated (the predicate's name): write " now ", the policy's name."
+static const bx_member r_resources_file[] = {
+    {"memoryMax", STR(BX_F_SIZE), OPT, 0, 0,
+     "At most this memory, a size above 0 as the policy writes it (512Mi); recorded as "
+     "memoryBytes."},
+    {"pidsMax", INT(1, 4194304), OPT, 0, 0, "At most this many PIDs; recorded as pidsLimit."},
+    {"cpusMax", STR(BX_F_DECIMAL), OPT, 0, 0,
+     "At most this many CPUs, a decimal as the policy writes it (\"0.5\"); recorded as "
+     "nanoCpus."},
+    {"memoryBytes", &r_limit, OPT, 0, 0, DEPRECATED("memoryMax")},
+    {"memorySwapBytes", &r_limit, OPT},
+    {"pidsLimit", &r_limit, OPT, 0, 0, DEPRECATED("pidsMax")},
+    {"nanoCpus", &r_limit, OPT, 0, 0, DEPRECATED("cpusMax")},
+    {"cpuShares", &r_limit, OPT},
+    {"cpuQuota", &r_limit, OPT},
+    {"cpuPeriod", &r_limit, OPT},
+    {"cgroupParent", STR(BX_F_TEXT), OPT},
+    {0},
+};
+#define R_RESOURCES_DOC                                                                          \
+    "Set and at most the requested value is stronger; unlimited is weakest. nanoCpus, cpuQuota "  \
+    "and cpuPeriod are compared as one CPU limit."
+static const bx_shape r_resources_file_shape = {
+    .kind = BX_K_OBJECT, .members = r_resources_file, .doc = R_RESOURCES_DOC};
+static const bx_member r_file_policy_names[] = {
+    {"version", INT(1, 1), OPT, 0, 0, "The request language's version: 1, as a policy's."},
+    {"readOnlyRootfs", BOOL, OPT, 0, 0,
+     "true asks for a read-only root filesystem; recorded as rootfs: {readOnly}."},
+    {"runtimes", SHAPE(.kind = BX_K_ARRAY, .item = STR(BX_F_NONEMPTY), .min = 1, .max = 1), OPT,
+     0, 0, "The runtime asked for, one (runsc > runc/crun); recorded as runtime."},
+    {0},
+};
+
 #define WORD_OR(m, w, d) SHAPE(.kind = BX_K_OBJECT, .members = (m), .alt = (w), .doc = (d))
 #define OBJ_D(m, d) SHAPE(.kind = BX_K_OBJECT, .members = (m), .doc = (d))
 #define LIST_D(it, d) SHAPE(.kind = BX_K_ARRAY, .item = (it), .doc = (d))
@@ -858,8 +896,7 @@ const bx_containment_row bx_containment[] = {
            {"cgroup", "namespaces.cgroup"}, {"mnt", "namespaces.mnt"},
            {"time", "namespaces.time"})},
     {"resources", OBJ(m_resources), 0, 0,
-     OBJ_D(r_resources, "Set and at most the requested value is stronger; unlimited is weakest. "
-                        "nanoCpus, cpuQuota and cpuPeriod are compared as one CPU limit."),
+     OBJ_D(r_resources, R_RESOURCES_DOC),
      bxs_cmp_resources, ALL_SOURCES,
      FACTS({"memoryBytes", "resources.memoryBytes"},
            {"memorySwapBytes", "resources.memorySwapBytes"}, {"pidsLimit", "resources.pidsLimit"},
@@ -932,6 +969,7 @@ const bx_containment_row *bx_containment_row_of(const char *name)
 static bx_member containment_members[ROWS + 1];
 static bx_member requested_members_v1[ROWS + 1];
 static bx_member requested_members[2 * ROWS + 1];
+static bx_member requested_file_members[ROWS + 4];
 
 static int by_name(const void *a, const void *b)
 {
@@ -965,6 +1003,24 @@ static void build_members(void)
     for (size_t i = 0; i < r; i++)
         requested_members[rv + i] = requested_members_v1[i];
     qsort(requested_members, rv + r, sizeof requested_members[0], by_name);
+    size_t f = 0;
+    for (const bx_containment_row *row = bx_containment; row->name; row++) {
+        if (!row->requested)
+            continue;
+        const char *name = row->name;
+        requested_file_members[f++] = (bx_member){
+            name,
+            !strcmp(name, "resources") ? &r_resources_file_shape : row->requested,
+            BX_M_OPTIONAL,
+            0,
+            0,
+            !strcmp(name, "rootfs")    ? DEPRECATED("readOnlyRootfs")
+            : !strcmp(name, "runtime") ? DEPRECATED("runtimes")
+                                       : NULL};
+    }
+    for (const bx_member *m = r_file_policy_names; m->name; m++)
+        requested_file_members[f++] = *m;
+    qsort(requested_file_members, f, sizeof requested_file_members[0], by_name);
 }
 
 static const bx_shape containment = {.kind = BX_K_OBJECT, .members = containment_members};
@@ -1037,7 +1093,7 @@ static const bx_member m_predicate[] = {
 };
 
 static const bx_shape predicate = {.kind = BX_K_OBJECT, .members = m_predicate};
-static const bx_shape requested_file = {.kind = BX_K_OBJECT, .members = requested_members};
+static const bx_shape requested_file = {.kind = BX_K_OBJECT, .members = requested_file_members};
 static pthread_once_t members_once = PTHREAD_ONCE_INIT;
 
 const bx_shape *bx_predicate_shape(void)
@@ -1046,7 +1102,8 @@ const bx_shape *bx_predicate_shape(void)
     return &predicate;
 }
 
-/* A --requested file: the requested members of the latest version. */
+/* A --requested file: the requested members of the latest version, with the policy's names
+ * (r_file_policy_names, r_resources_file). */
 const bx_shape *bx_requested_shape(void)
 {
     pthread_once(&members_once, build_members);

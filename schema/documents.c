@@ -157,17 +157,21 @@ static json_t *requested_doc(void)
               json_string("boxcert requested containment (collect --requested "
                           "FILE)")) ||
           set(doc, "description",
-              json_string("What the launcher asked for: containment member names of the "
-                          "predicate (`boxcert schema predicate`), only those asked for, with "
-                          "user as {nonRoot, uids[]} and sysctls as {name: value}. A bare word is "
-                          "accepted where a launcher naturally writes one: network, runtime, "
+              json_string("What the launcher asked for: containment member names, only "
+                          "those asked for, named as the policy names them where it does "
+                          "(readOnlyRootfs, runtimes, resources.memoryMax, pidsMax, cpusMax; "
+                          "the predicate's rootfs, runtime, memoryBytes, pidsLimit and nanoCpus "
+                          "are deprecated and read all the same), else as the predicate "
+                          "(`boxcert schema predicate`), with user as {nonRoot, uids[]} and "
+                          "sysctls as {name: value}, and an optional version: 1. A bare word is "
+                          "accepted where a launcher naturally writes one: network, "
                           "seccomp, apparmor and selinux. YAML or JSON; in YAML, booleans are "
                           "only the plain words true and false and numbers plain decimal "
                           "digits. collect refuses (exit 1, no certificate) when any effective "
                           "value is weaker than requested, or was not observed; the "
                           "stronger/weaker order is docs/policy.md's comparator. The file is "
-                          "recorded as predicate.requested = {containment: <as asked>, sha256: "
-                          "<SHA-256 of the file bytes>}.")) ||
+                          "recorded as predicate.requested = {containment: <as asked, in the "
+                          "predicate's names>, sha256: <SHA-256 of the file bytes>}.")) ||
           append_body(doc,
                       bx_shape_json_schema(bx_requested_shape(), BX_PREDICATE_LATEST, 0, defs)) ||
           set(doc, "minProperties", json_integer(1)) || json_object_set(doc, "$defs", defs) != 0;

@@ -16,8 +16,9 @@ struct bx_seen {
     char *path;
     int lock_fd;
     int64_t max_skew; /* the largest clock skew the file was used with, seconds */
-    json_t *entries; /* array of {certificateId, bootId, nonce, expiresAt} */
-    json_t *ids;     /* certificateId -> true */
+    json_t *entries; /* array of {certificateId, bootId, nonce, expiresAt[, run]} */
+    json_t *ids;     /* certificateId -> the run that recorded it ("": none) */
+    char *run;       /* bx_seen_set_run, or NULL */
     json_t *pairs;   /* "bootId/nonce" -> true */
     int dirty;
 };
@@ -25,11 +26,14 @@ struct bx_seen {
 static int entry_ok(const json_t *e)
 {
     static const char *const keys[] = {"certificateId", "bootId", "nonce", "expiresAt"};
-    if (!json_is_object(e) || json_object_size(e) != 4)
+    const json_t *run = json_object_get(e, "run");
+    if (!json_is_object(e) || json_object_size(e) != 4 + !!run)
         return 0;
     for (size_t i = 0; i < 4; i++)
         if (!json_is_string(json_object_get(e, keys[i])))
             return 0;
+    if (run && (!json_is_string(run) || !bx_seen_run_ok(json_string_value(run))))
+        return 0;
     bx_error ig;
     int64_t t;
     return bx_is_lower_hex(json_string_value(json_object_get(e, "certificateId")), 64) &&
@@ -110,10 +114,19 @@ out:
     return rc;
 }
 
+int bx_seen_run_ok(const char *run)
+{
+    size_t n = run ? strlen(run) : 0;
+    return n > 0 && n <= 128 && strspn(run, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+                                            "0123456789._:/@+-") == n;
+}
+
 static void index_entry(bx_seen *s, const json_t *e)
 {
     char pair[600];
-    json_object_set_new(s->ids, json_string_value(json_object_get(e, "certificateId")), json_true());
+    const char *run = json_string_value(json_object_get(e, "run"));
+    json_object_set_new(s->ids, json_string_value(json_object_get(e, "certificateId")),
+                        json_string(run ? run : ""));
     snprintf(pair, sizeof pair, "%s/%s", json_string_value(json_object_get(e, "bootId")),
              json_string_value(json_object_get(e, "nonce")));
     json_object_set_new(s->pairs, pair, json_true());
@@ -126,6 +139,7 @@ static void seen_free(bx_seen *s)
     if (s->lock_fd >= 0)
         close(s->lock_fd); /* releases the lock */
     free(s->path);
+    free(s->run);
     json_decref(s->entries);
     json_decref(s->ids);
     json_decref(s->pairs);
@@ -200,6 +214,17 @@ out:
     return rc;
 }
 
+int bx_seen_set_run(bx_seen *s, const char *run, bx_error *err)
+{
+    if (!bx_seen_run_ok(run))
+        return bx_error_set(err, BX_ECONFIG, NULL,
+                            "a run is 1 to 128 of A-Z a-z 0-9 . _ : / @ + -");
+    free(s->run);
+    if (!(s->run = strdup(run)))
+        return bx_error_set(err, BX_ENOMEM, s->path, "out of memory");
+    return 0;
+}
+
 int bx_seen_check(bx_seen *s, bx_verify_result *res, bx_error *err)
 {
     const json_t *pred = json_object_get(res->statement, "predicate");
@@ -211,7 +236,20 @@ int bx_seen_check(bx_seen *s, bx_verify_result *res, bx_error *err)
     if (!res->statement || !res->pass)
         return 0; /* only certificates that pass are checked and recorded */
     snprintf(pair, sizeof pair, "%s/%s", boot ? boot : "", nonce ? nonce : "");
-    if (json_object_get(s->ids, res->certificate_id)) {
+    const char *by = json_string_value(json_object_get(s->ids, res->certificate_id));
+    if (by && s->run && strcmp(by, s->run) == 0) { /* the run that recorded it, again */
+        bx_finding_add(res->findings, "certificate.replay", "pass", json_null(),
+                       json_string(res->certificate_id),
+                       "seen before by this run (%s) only: a re-run", s->run);
+        bx_verify_result_update(res);
+        if (bx_findings_lost() != lost) {
+            res->pass = 0;
+            return bx_error_set(err, BX_ENOMEM, s->path,
+                                "out of memory: the replay finding could not be recorded");
+        }
+        return 0; /* recorded already */
+    }
+    if (by) {
         bx_finding_add(res->findings, "certificate.replay", "fail", json_null(),
                        json_string(res->certificate_id), "certificate %s was seen before",
                        res->certificate_id);
@@ -233,6 +271,10 @@ int bx_seen_check(bx_seen *s, bx_verify_result *res, bx_error *err)
     json_t *e = json_pack("{s:s, s:s, s:s, s:s}", "certificateId", res->certificate_id, "bootId",
                           boot ? boot : "", "nonce", nonce ? nonce : "", "expiresAt",
                           exp ? exp : "1970-01-01T00:00:00Z");
+    if (e && s->run && json_object_set_new(e, "run", json_string(s->run)) != 0) {
+        json_decref(e);
+        e = NULL;
+    }
     if (!e)
         return bx_error_set(err, BX_ENOMEM, s->path, "out of memory");
     index_entry(s, e);

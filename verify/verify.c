@@ -9,6 +9,7 @@ void bx_verify_result_free(bx_verify_result *res)
         return;
     json_decref(res->statement);
     json_decref(res->findings);
+    json_decref(res->signers);
     memset(res, 0, sizeof *res);
 }
 
@@ -388,6 +389,13 @@ int bx_verify_envelope(const bx_policy *p, const bx_verify_opts *o, const char *
                        "%zu signing key(s) valid at issuedAt; the threshold is %d", valid, threshold);
         goto done;
     }
+    if ((res->signers = json_array()))
+        for (size_t k = 0; k < bx_policy_nkeys(p); k++)
+            if (verified[k] && key_valid_at(bx_policy_key(p, k), issued) &&
+                json_array_append_new(res->signers, json_string(bx_policy_key(p, k)->keyid))) {
+                rc = bx_error_set(err, BX_ENOMEM, NULL, "out of memory");
+                goto done;
+            }
     if (!check_times(p, o, pred, res->findings, issued))
         goto done;
     check_bindings(&o->expect, st, res->findings, &res->config_error);

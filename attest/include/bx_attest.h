@@ -215,11 +215,16 @@ void bx_evidence_discard(const char *staged);
 /* ---- what the launcher asked for ----------------------------------------------------- */
 
 /* Read a requested-containment file (YAML or JSON, schema `boxcert schema requested`):
- * containment member names, only those asked for, with user as {nonRoot, uids[]}; scalars
- * typed by their place. Errors (BX_ECONFIG) carry file:line:col. *sha256 = hex SHA-256 of
- * buf. Caller owns *containment. */
+ * containment member names, only those asked for, with user as {nonRoot, uids[]}, and the
+ * policy's names where the policy names a member too (readOnlyRootfs, runtimes,
+ * resources.memoryMax/pidsMax/cpusMax; an optional version: 1); scalars typed by their
+ * place. *containment is the request in the predicate's names (rootfs, runtime,
+ * resources.memoryBytes/pidsLimit/nanoCpus), as predicate.requested records it. deprecated:
+ * the predicate's names the file used instead of the policy's, each with its replacement
+ * ("rootfs (write readOnlyRootfs)"), "" when none; read all the same. Errors (BX_ECONFIG)
+ * carry file:line:col. *sha256 = hex SHA-256 of buf. Caller owns *containment. */
 int bx_requested_load(const char *buf, size_t len, const char *file, json_t **containment,
-                      char sha256[65], bx_error *err) BX_WUR;
+                      char sha256[65], char deprecated[256], bx_error *err) BX_WUR;
 
 /* ---- the session's source ----------------------------------------------------------- */
 

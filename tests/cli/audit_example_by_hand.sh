@@ -48,10 +48,10 @@ open(sys.argv[2], "w").write(t)
 PY
   page "$T/$1.html" >"$T/$1.json"
 }
-mutate badge 's.replace("<span class=\"badge noncompliant\">noncompliant</span></td><td class=\"nowrap\">agent-ci-09", "<span class=\"badge compliant\">compliant</span></td><td class=\"nowrap\">agent-ci-09")'
+mutate badge 's.replace("<span class=\"badge noncompliant\">noncompliant</span></td><td class=\"c-name\" data-label=\"Session\">agent-ci-09", "<span class=\"badge compliant\">compliant</span></td><td class=\"c-name\" data-label=\"Session\">agent-ci-09")'
 expect_rc 1 "refused: a row whose badge says another verdict" check "$LIST" "$T/badge.json"
 like "$ERR" '/sessions/5/verdict is "inconsistent: data-verdict noncompliant' "... and says why"
-mutate rule 's.replace("<li><span class=\"rule\">containment.rootfs</span>", "<li>", 1)'
+mutate rule 's.replace("<li><span class=\"rule\" title=\"Read-only root filesystem\">containment.rootfs</span>", "<li>", 1)'
 expect_rc 1 "refused: a failed rule missing from a row" check "$LIST" "$T/rule.json"
 like "$ERR" '/sessions/6/failed/1 is "containment.capabilities", by hand "containment.rootfs"' "... and says why"
 mutate row 's[:s.index("<tr class=\"session v-unattested\"")] + s[s.index("</tr>", s.index("<tr class=\"session v-unattested\"")) + 5:]'

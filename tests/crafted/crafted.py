@@ -239,7 +239,9 @@ for k, sname in enumerate(SESSION_NAMES):
             m = re.fullmatch(r'PASS \S+ [0-9a-f]{12} session=("(?:[^"\\]|\\.)*"|\S+) image=(sha256:[0-9a-f]{64})',
                              line)
             got = m and (unescape(m.group(1)[1:-1]) if m.group(1).startswith('"') else m.group(1).encode())
-            return rc_ == 0 and got == sname.encode() and len(out_.splitlines()) == 2, out_
+            lines_ = out_.splitlines()  # the result, the summary, the tool, policy and time
+            return (rc_ == 0 and got == sname.encode() and len(lines_) == 3
+                    and lines_[2].startswith("boxcert-verify ") and " verified at " in lines_[2]), out_
         case("session-name", f"{sname!r} in {fmt}", hostile_session)
 
 # ---- [5/14] a folder's other entries: listed as skipped, never failing ------------------------

@@ -124,8 +124,10 @@ ok "junit is well-formed XML with failures" $PY -c 'import sys, xml.dom.minidom 
 ok "sarif 2.1.0 names every rule it uses" $PY -c 'import json,sys; d=json.load(open(sys.argv[1])); r=d["runs"][0]; ids={x["ruleId"] for x in r["results"]}; assert {"audit.attested","audit.leftover","audit.expected","containment.capabilities"} <= ids, ids; assert {x["id"] for x in r["tool"]["driver"]["rules"]} >= ids' "$T/out.sarif"
 like "$T/out.github" '^::error title=audit.expected::session bxt-.*-never is missing' "github: the missing session"
 like "$T/out.github" '^::error file=[^,]*w1\.intoto\.json,title=containment\.capabilities::' "github: annotation on the weak certificate"
-like "$T/out.html" '<tr class="session v-unattested" data-verdict="unattested" data-flags="leftover">' "html: the unattested row"
-unlike "$T/out.html" '(src|href)=|<script|@import|url\(' "html: no external asset, no script"
+like "$T/out.html" '<tr class="session v-unattested" data-index="[0-9]+" data-order="[0-9]+" data-rank="[0-9.]+" data-violation="1" data-verdict="unattested" .*data-flags="leftover">' "html: the unattested row"
+unlike "$T/out.html" '(src|href)=|@import|url\(' "html: no external asset"
+is "$(grep -c '<script' "$T/out.html")" "1" "html: no script but the page's own (its hash in the CSP)"
+like "$T/out.html" 'data-runtime="runc" data-level="engine\+kernel" data-engine="[^"]+"' "html: a row's runtime, evidence level and engine host"
 
 # Progress on stderr only when stderr is a terminal.
 $PY - "$BOXCERT" "$T" "$RUN" >"$T/tty.txt" <<'PY'

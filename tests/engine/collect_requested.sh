@@ -17,16 +17,17 @@ hardened=$(session req-hardened --network none --read-only --cap-drop ALL \
 bridge=$(session req-bridge --network "$net")
 
 cat >"$T/strict.yaml" <<'EOF'
-# what the launcher asked for
+# what the launcher asked for, named as the policy names it
+version: 1
 network: none
-rootfs: {readOnly: true}
+readOnlyRootfs: true
 capabilities: {drop: [ALL]}
 noNewPrivileges: true
 seccomp: default
 privileged: false
 user: {nonRoot: true, uids: [65532]}
 namespaces: {pid: private, ipc: private, uts: private, net: private}
-resources: {memoryBytes: 536870912, pidsLimit: 128}
+resources: {memoryMax: 512Mi, pidsMax: 128}
 writeSurface:
   - {path: /tmp, kind: tmpfs, sizeBytes: 67108864}
   - {path: /dev, kind: engine}
@@ -40,6 +41,7 @@ maskedPaths: [/proc/kcore]
 EOF
 ok "a session as strong as requested is attested" "$BOXCERT" collect "$hardened" \
   --key "$T/k.key" --requested "$T/strict.yaml" --out "$T/strict.intoto.json"
+is "$(cat "$ERR")" "" "... the policy's names: no warning"
 $PY - "$T/strict.intoto.json" "$T/strict.yaml" >"$T/req.txt" <<'PY'
 import base64, hashlib, json, sys
 pred = json.loads(base64.b64decode(json.load(open(sys.argv[1]))["payload"]))["predicate"]
@@ -60,6 +62,21 @@ like "$T/req.txt" '^members capabilities,maskedPaths,mounts,namespaces,network,n
   "only the fields asked for"
 check_schema certificate "$T/strict.intoto.json"
 
+like "$T/strict.requested.json" '"resources": \{"memoryBytes": 536870912, "pidsLimit": 128\}, "rootfs": \{"readOnly": true\}' \
+  "recorded in the predicate's names (readOnlyRootfs, memoryMax, pidsMax)"
+
+# The predicate's names are deprecated and read all the same: one warning line, the same request.
+sed -e 's/^readOnlyRootfs: true$/rootfs: {readOnly: true}/' \
+  -e 's/^resources: .*/resources: {memoryBytes: 536870912, pidsLimit: 128}/' "$T/strict.yaml" >"$T/old.yaml"
+ok "the predicate's names: still attested" "$BOXCERT" collect "$hardened" \
+  --key "$T/k.key" --requested "$T/old.yaml" --out "$T/old.intoto.json"
+like "$ERR" "^boxcert: warning: $T/old.yaml: deprecated names, the predicate's: rootfs \\(write readOnlyRootfs\\), resources.memoryBytes \\(write resources.memoryMax\\), resources.pidsLimit \\(write resources.pidsMax\\)$" \
+  "... with one warning line naming each and its replacement"
+is "$(wc -l <"$ERR" | tr -d ' ')" "1" "... one line"
+$PY -c 'import base64,json,sys; print(json.dumps(json.loads(base64.b64decode(json.load(open(sys.argv[1]))["payload"]))["predicate"]["requested"]["containment"]))' \
+  "$T/old.intoto.json" >"$T/old.requested.json"
+ok "... and recorded alike" cmp "$T/strict.requested.json" "$T/old.requested.json"
+
 printf '{"network": {"mode": "none"}, "rootfs": {"readOnly": true}}\n' >"$T/req.json"
 ok "a JSON request" "$BOXCERT" collect "$hardened" --key "$T/k.key" --requested "$T/req.json" \
   --out "$T/json.intoto.json"
@@ -74,13 +91,13 @@ refused() { # refused NAME CONTAINER FILE REGEX
 printf 'network: none\n' >"$T/none.yaml"
 refused "network none on a bridged session" "$bridge" "$T/none.yaml" \
   "^boxcert: requested: network: requested \"none\", effective \"$net\" \\(a weaker network mode\\)$"
-printf 'runtime: runsc\n' >"$T/runsc.yaml"
+printf 'runtimes: [runsc]\n' >"$T/runsc.yaml"
 refused "runsc asked, runc given" "$hardened" "$T/runsc.yaml" \
   'requested: runtime: requested "runsc", effective "runc" \(not runsc\)$'
 printf 'user: {nonRoot: true}\n' >"$T/nonroot.yaml"
 refused "non-root asked, root given" "$bridge" "$T/nonroot.yaml" \
   'requested: user: requested \{"nonRoot":true\}, effective \{"spec":"","uids":\[0,0,0,0\]\} \(runs as root\)$'
-printf 'resources: {memoryBytes: 134217728}\n' >"$T/mem.yaml"
+printf 'resources: {memoryMax: 128Mi}\n' >"$T/mem.yaml"
 refused "a lower memory limit asked" "$hardened" "$T/mem.yaml" \
   'requested: resources: requested \{"memoryBytes":134217728\}.*\(a higher limit than requested\)'
 printf 'writeSurface: [{path: /tmp}]\n' >"$T/surface.yaml"
@@ -105,10 +122,10 @@ if [ -f "$BOXCERT_TLS_CERT_PATH/cert.pem" ]; then
 fi
 
 # A request that cannot be read is a usage error, with file:line:col.
-printf 'rootfs: {readOnly: yes}\n' >"$T/bad.yaml"
+printf 'readOnlyRootfs: yes\n' >"$T/bad.yaml"
 expect_rc 2 "a malformed request: exit 2" "$BOXCERT" collect "$hardened" --key "$T/k.key" \
   --requested "$T/bad.yaml" --out "$T/bad.intoto.json"
-like "$ERR" "bad.yaml:1:20: .*true or false" "... with file:line:col"
+like "$ERR" "bad.yaml:1:17: .*true or false" "... with file:line:col"
 expect_rc 2 "a missing request file: exit 2" "$BOXCERT" collect "$hardened" --key "$T/k.key" \
   --requested "$T/missing.yaml"
 done_testing

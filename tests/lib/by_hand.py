@@ -384,7 +384,8 @@ class Page(HTMLParser):
             if flags != r["flags"]:
                 flags = "inconsistent: data-flags %s, flag badges %s" % (flags, r["flags"])
             name = "".join(cells[1]["text"]).split("\n")[0].strip() if len(cells) > 1 else None
-            self.facts["sessions"].append({"name": name, "verdict": verdict, "flags": flags, "failed": r["rules"]})
+            self.facts["sessions"].append({"name": name, "verdict": verdict, "flags": flags, "failed": r["rules"],
+                                           "index": a.get("data-index")})
         elif "certificate" in kind:
             self.facts["certificates"].append({
                 "status": r["badges"][0] if r["badges"] else None,
@@ -398,6 +399,13 @@ def page(path):
     p = Page()
     with open(path, encoding="utf-8") as f:
         p.feed(f.read())
+    # the page shows the rows by severity; each says its place in the report (data-index):
+    # the facts are in the report's order, so the list's pointers name the same rows
+    rows = p.facts["sessions"]
+    if all(r["index"] is not None and r["index"].isdigit() for r in rows):
+        rows.sort(key=lambda r: int(r["index"]))
+    for r in rows:
+        del r["index"]
     p.close()
     json.dump(p.facts, sys.stdout, indent=1, sort_keys=True)
     print()

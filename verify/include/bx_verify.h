@@ -34,6 +34,9 @@ typedef struct {
     char certificate_id[65]; /* "" until the payload is decoded */
     json_t *statement;       /* owned; NULL unless signatures verified and it parsed */
     json_t *findings;        /* owned: array of findings */
+    json_t *signers;         /* owned: the keyids (64 hex) of the distinct trusted keys that
+                              * signed and were valid at issuedAt, in the policy's order;
+                              * NULL unless step 8b passed */
     int pass;                /* 1 when no finding is fail or unknown */
     /* "" unless every failing finding is unknown only because the certificate's predicate
      * version (lacks_version) lacks what the rule reads: then those members, ", "-separated
@@ -145,7 +148,7 @@ int bx_batch_close(bx_batch *b);
 /* ---- the --seen file: replay protection ------------------------------------------
  * JSON Lines: a header {"boxcertSeen":2,"maxSkewSeconds":N} (or version 1's
  * {"boxcertSeen":1}, read as N = 0), then one {certificateId, bootId, nonce, expiresAt} per
- * certificate that passed. N is the largest clock skew the file was used with: a
+ * certificate that passed, with "run" when the gate named its run (bx_seen_set_run). N is the largest clock skew the file was used with: a
  * certificate passes certificate.expired until expiresAt plus the verifier's skew, so an
  * entry is kept until expiresAt + N and pruned after that by the wall clock (`wall`, the
  * time now, never a verifier-chosen --at time), when the file is written back
@@ -159,8 +162,15 @@ int bx_seen_open(const char *path, int64_t wall, int64_t skew, bx_seen **out,
  * (when not NULL) the header's maxSkewSeconds. */
 int bx_seen_parse(const char *buf, size_t len, const char *name, json_t **entries,
                   int64_t *max_skew, bx_error *err) BX_WUR;
+/* The gate's run (`verify --seen-run RUN`, CI's pipeline or run id): a certificate recorded
+ * by this run is admitted again by it (a re-run of the gate), never by another run or by
+ * a gate without a run; entries are recorded with "run". RUN is 1 to 128 of
+ * A-Z a-z 0-9 . _ : / @ + - (bx_seen_run_ok); else BX_ECONFIG. */
+int bx_seen_set_run(bx_seen *s, const char *run, bx_error *err) BX_WUR;
+int bx_seen_run_ok(const char *run);
 /* Add a certificate.replay finding to res (fail when its certificateId, or its
- * bootId+nonce pair, was seen before) and, when res then passes, record it. */
+ * bootId+nonce pair, was seen before, unless the certificate was recorded by the run set
+ * with bx_seen_set_run) and, when res then passes, record it. */
 int bx_seen_check(bx_seen *s, bx_verify_result *res, bx_error *err) BX_WUR;
 /* Write back (when changed) and release the lock. Returns the write's error. */
 int bx_seen_close(bx_seen *s, bx_error *err);
