@@ -167,6 +167,30 @@ int bxa_ns_link_parse(const char *link, char type[16], uint64_t *ino);
 enum { BXA_DEV_READ = 1, BXA_DEV_WRITE = 2, BXA_DEV_MKNOD = 4 };
 int bxa_device_access(const json_t *rules, char type, unsigned major, unsigned minor);
 
+/* devbpf.c: cgroup v2's device programs. One instruction as the kernel holds it (struct
+ * bpf_insn: dst register in the low nibble of regs, src in the high one). */
+typedef struct {
+    uint8_t code, regs;
+    int16_t off;
+    int32_t imm;
+} bxa_insn;
+typedef struct {
+    size_t n;        /* programs */
+    bxa_insn **insns; /* each program's instructions */
+    size_t *len;     /* and their counts */
+} bxa_devprogs;
+void bxa_devbpf_free(bxa_devprogs *p);
+/* One program on one access (type BPF_DEVCG_DEV_*, access BPF_DEVCG_ACC_* bits): 1 allowed,
+ * 0 denied, -1 it cannot be interpreted (why says where). *steps (when given) counts. */
+int bxa_devbpf_run(const bxa_insn *p, size_t n, unsigned type, unsigned major, unsigned minor,
+                   unsigned access, uint64_t *steps, char *why, size_t whylen);
+/* What every program together lets a process do with device type ('c' or 'b') major:minor:
+ * BXA_DEV_* bits; -1 when some program cannot be interpreted. */
+int bxa_devbpf_access(const bxa_devprogs *p, char type, unsigned major, unsigned minor);
+/* 1 when every program allows every access to every device (no program: 1), 0 when one
+ * denies one, -1 when they cannot be interpreted (why). */
+int bxa_devbpf_allow_all(const bxa_devprogs *p, char *why, size_t whylen);
+
 /* ---- evidence (evidence.c) ---------------------------------------------------------- */
 
 enum { BXA_EV_ENGINE, BXA_EV_KERNEL, BXA_EV_SPEC, BXA_EV_KINDS };
@@ -325,7 +349,8 @@ typedef struct {
     bxa_cgroup *cg;
     size_t ncg;
     const char *key_controller; /* v1 controller whose path names the Id; NULL: v2 */
-    const char *key_path;
+    const char *key_path;       /* its topmost folder naming the Id (key_own) */
+    char *key_own;
     /* this host's cgroup mounts (the collector's own mountinfo) */
     bxa_mount *hm;
     size_t nhm;
@@ -351,6 +376,7 @@ typedef struct {
     char (*engine_path)[108];
     size_t nengine;
     json_t *dev_rules;        /* v1 devices.list of the session's cgroup, or NULL */
+    bxa_devprogs *dev_progs;  /* v2: the device programs in force, when interpreted */
 } bxa_kctx;
 
 enum { BXA_RULE_PIDNS = 1, BXA_RULE_CGROUP, BXA_RULE_SANDBOX };
@@ -459,6 +485,12 @@ DIR *bxa_proc_list(bxa_kctx *k);
 /* The cgroup's limits into view's "resources" and (v1) devices.list into its "devices",
  * members only for what was read. */
 int bxa_read_limits(bxa_kctx *k, json_t *view, const json_t *engine_res) BX_WUR;
+/* devbpf.c: the device programs in force on the cgroup folder dir (the kernel's effective
+ * list, each kept as evidence cgroup/devices.bpf.<n>): 0 with *out (caller frees with
+ * bxa_devbpf_free), or *out NULL and why empty (not a cgroup: not read here) or why saying
+ * what could not be read; < 0 an error. */
+int bxa_devbpf_read(bxa_kctx *k, const char *dir, bxa_devprogs **out, char *why,
+                    size_t whylen) BX_WUR;
 /* This host's mounts into k->hm: read once per proc root when the collection shares host
  * facts (then k->hm_shared). */
 void bxa_host_mounts(bxa_kctx *k, const char *proc_root);

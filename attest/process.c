@@ -925,7 +925,7 @@ int bxa_kernel_processes(bxa_kctx *k, bxa_proc *init)
         }
         if (w->escaped[2])
             json_object_set_new(dev, "allowAll", json_true());
-        if ((rc = bxa_dev_nodes(k, init, !w->escaped[2] && k->dev_rules != NULL, &nodes)) != 0)
+        if ((rc = bxa_dev_nodes(k, init, !w->escaped[2] && (k->dev_rules || k->dev_progs), &nodes)) != 0)
             goto out;
         json_object_set_new(dev, "nodes", nodes);
         nodes = NULL;

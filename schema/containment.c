@@ -520,7 +520,7 @@ static const char *const e_node_type[] = {"b", "c", NULL};
 static const bx_member m_node[] = {
     {"accessible", BOOL_N, 0, 0, 0,
      "The device cgroup lets the session read or write it; null when its rules are not known "
-     "(cgroup v2, runsc)."},
+     "(runsc, a device program not interpreted)."},
     {"major", INT(0, 4095)},
     {"minor", INT(0, 1048575)},
     {"path", &path, 0, 0, 0, "In the session's /dev."},
@@ -529,7 +529,10 @@ static const bx_member m_node[] = {
 };
 
 static const bx_member m_devices[] = {
-    {"allowAll", BOOL},
+    {"allowAll", BOOL, 0, 0, 1},
+    {"allowAll", BOOL_N, 0, 2, 0,
+     "Every device with every access allowed; null when the kernel's device programs (cgroup "
+     "v2) cannot be read or interpreted."},
     {"cgroupRules", ARR(STR(BX_F_NONEMPTY), BX_O_STRING, 0), 0, 0, 0,
      "HostConfig.DeviceCgroupRules, sorted."},
     {"devices", ARR(OBJ(m_device), BX_O_DEVICE, 1), 0, 0, 0,
