@@ -422,6 +422,24 @@ typedef struct {
     int64_t processes;
 } bxa_userns;
 
+/* apparmor.c: one task's AppArmor label, "[:NS:]NAME[ (MODE)]" profiles stacked with //&. */
+#define BXA_AA_STACK_MAX 8
+typedef struct {
+    char ns[128], name[256], mode[16];
+} bxa_aa_profile;
+typedef struct {
+    char text[1024]; /* the label as the kernel wrote it, without the newline */
+    bxa_aa_profile p[BXA_AA_STACK_MAX];
+    size_t n;
+} bxa_aa_label;
+typedef struct bxa_aa bxa_aa;
+/* 0, or -1 when buf is not a label the kernel writes (a mode given to each profile: the one
+ * written after it or, "a//&b (enforce)", after the last; "unconfined" has its own). */
+int bxa_aa_parse_label(const char *buf, size_t len, bxa_aa_label *out);
+/* 1 when some profile of the stack is in enforce or kill mode. */
+int bxa_aa_label_enforced(const bxa_aa_label *l);
+void bxa_aa_free(bxa_aa *a);
+
 /* The weakest over the session's processes (process.c; the mounts: surface.c). */
 typedef struct {
     size_t n;
@@ -456,7 +474,14 @@ typedef struct {
     json_t *masks;       /* systemPaths.masks */
     int64_t *pids;       /* the processes counted */
     size_t npids;
+    bxa_aa *aa;          /* apparmor.c: every task's label */
 } bxa_weakest;
+
+/* apparmor.c: task tid of process p's label folded into w (a label not readable makes
+ * enforced null); the view's "apparmor": {"kernel": {hostEnabled, enforced, labels,
+ * profiles}}. */
+int bxa_aa_task(bxa_kctx *k, bxa_weakest *w, bxa_proc *p, int64_t tid) BX_WUR;
+int bxa_aa_view(bxa_kctx *k, bxa_weakest *w, json_t *view) BX_WUR;
 
 /* procread.c. A whole file at dfd/name (no link followed at the last step), at most max
  * bytes; caller owns *buf (NUL-terminated). A file that is gone (the process exited) is

@@ -233,6 +233,7 @@ void bxa_weakest_free(bxa_weakest *w)
     for (size_t i = 0; i < w->nmntns; i++)
         free(w->mntns[i].mount_ids);
     free(w->pids);
+    bxa_aa_free(w->aa);
     free(w);
 }
 
@@ -476,6 +477,8 @@ static int read_proc(bxa_kctx *k, bxa_weakest *w, bxa_proc *p, int is_init)
         if ((rc = bxa_parse_status(tasks[i].buf, tasks[i].len, &st, k->err)) != 0)
             goto out;
         fold_status(w, &st, is_init && tasks[i].tid == p->pid, un);
+        if ((rc = bxa_aa_task(k, w, p, tasks[i].tid)) != 0)
+            goto out;
     }
     w->n++;
     if (w->npids < BXA_PIDS_MAX)
@@ -902,7 +905,8 @@ int bxa_kernel_processes(bxa_kctx *k, bxa_proc *init)
         goto out;
     }
     shared = NULL;
-    if ((rc = bxa_read_limits(k, view, NULL)) != 0 || (rc = kernel_sysctls(k, init, view)) != 0 ||
+    if ((rc = bxa_read_limits(k, view, NULL)) != 0 || (rc = bxa_aa_view(k, w, view)) != 0 ||
+        (rc = kernel_sysctls(k, init, view)) != 0 ||
         (rc = kernel_network(k, init, view)) != 0)
         goto out;
     {

@@ -188,6 +188,7 @@ static void refused(void)
         {"a bit test of a minor", {LDX_W(5, 1, 8), JMP_IMM(BPF_JSET, 5, 1, 1), MOV64_IMM(0, 1),
                                    MOV64_IMM(0, 0), EXIT()}, 5},
         {"half a major", {LDX_H(4, 1, 4), MOV64_IMM(0, 1), EXIT()}, 3},
+        {"the context pointer compared", {MOV64_IMM(0, 1), JMP_IMM(BPF_JEQ, 1, 0, 0), EXIT()}, 3},
         {"a load past the context", {LDX_W(4, 1, 12), MOV64_IMM(0, 1), EXIT()}, 3},
         {"exit with r0 never written", {EXIT()}, 1},
         {"the end without exit", {MOV64_IMM(0, 1)}, 1},
