@@ -168,6 +168,30 @@ int bxa_ns_link_parse(const char *link, char type[16], uint64_t *ino);
 enum { BXA_DEV_READ = 1, BXA_DEV_WRITE = 2, BXA_DEV_MKNOD = 4 };
 int bxa_device_access(const json_t *rules, char type, unsigned major, unsigned minor);
 
+/* devbpf.c: cgroup v2's device programs. One instruction as the kernel holds it (struct
+ * bpf_insn: dst register in the low nibble of regs, src in the high one). */
+typedef struct {
+    uint8_t code, regs;
+    int16_t off;
+    int32_t imm;
+} bxa_insn;
+typedef struct {
+    size_t n;        /* programs */
+    bxa_insn **insns; /* each program's instructions */
+    size_t *len;     /* and their counts */
+} bxa_devprogs;
+void bxa_devbpf_free(bxa_devprogs *p);
+/* One program on one access (type BPF_DEVCG_DEV_*, access BPF_DEVCG_ACC_* bits): 1 allowed,
+ * 0 denied, -1 it cannot be interpreted (why says where). *steps (when given) counts. */
+int bxa_devbpf_run(const bxa_insn *p, size_t n, unsigned type, unsigned major, unsigned minor,
+                   unsigned access, uint64_t *steps, char *why, size_t whylen);
+/* What every program together lets a process do with device type ('c' or 'b') major:minor:
+ * BXA_DEV_* bits; -1 when some program cannot be interpreted. */
+int bxa_devbpf_access(const bxa_devprogs *p, char type, unsigned major, unsigned minor);
+/* 1 when every program allows every access to every device (no program: 1), 0 when one
+ * denies one, -1 when they cannot be interpreted (why). */
+int bxa_devbpf_allow_all(const bxa_devprogs *p, char *why, size_t whylen);
+
 /* ---- evidence (evidence.c) ---------------------------------------------------------- */
 
 enum { BXA_EV_ENGINE, BXA_EV_KERNEL, BXA_EV_SPEC, BXA_EV_KINDS };
@@ -329,7 +353,8 @@ typedef struct {
     bxa_cgroup *cg;
     size_t ncg;
     const char *key_controller; /* v1 controller whose path names the Id; NULL: v2 */
-    const char *key_path;
+    const char *key_path;       /* its topmost folder naming the Id (key_own) */
+    char *key_own;
     /* this host's cgroup mounts (the collector's own mountinfo) */
     bxa_mount *hm;
     size_t nhm;
@@ -360,6 +385,7 @@ typedef struct {
     size_t nhobj;
     int hobj_read;
     const char *hobj_unknown; /* why they are not known (then hostObjects is null) */
+    bxa_devprogs *dev_progs;  /* v2: the device programs in force, when interpreted */
 } bxa_kctx;
 
 enum { BXA_RULE_PIDNS = 1, BXA_RULE_CGROUP, BXA_RULE_SANDBOX };
@@ -446,6 +472,23 @@ int bxa_fold_hostobj(bxa_kctx *k, struct bxa_weakest *w, int rootfd, const bxa_m
                      size_t n) BX_WUR;
 /* containment.hostObjects from w (null when the objects are not known). */
 int bxa_hostobj_view(bxa_kctx *k, struct bxa_weakest *w, json_t **out) BX_WUR;
+/* apparmor.c: one task's AppArmor label, "[:NS:]NAME[ (MODE)]" profiles stacked with //&. */
+#define BXA_AA_STACK_MAX 8
+typedef struct {
+    char ns[128], name[256], mode[16];
+} bxa_aa_profile;
+typedef struct {
+    char text[1024]; /* the label as the kernel wrote it, without the newline */
+    bxa_aa_profile p[BXA_AA_STACK_MAX];
+    size_t n;
+} bxa_aa_label;
+typedef struct bxa_aa bxa_aa;
+/* 0, or -1 when buf is not a label the kernel writes (a mode given to each profile: the one
+ * written after it or, "a//&b (enforce)", after the last; "unconfined" has its own). */
+int bxa_aa_parse_label(const char *buf, size_t len, bxa_aa_label *out);
+/* 1 when some profile of the stack is in enforce or kill mode. */
+int bxa_aa_label_enforced(const bxa_aa_label *l);
+void bxa_aa_free(bxa_aa *a);
 
 /* The weakest over the session's processes (process.c; the mounts: surface.c). */
 typedef struct bxa_weakest {
@@ -486,7 +529,14 @@ typedef struct bxa_weakest {
      * forbidden type, the uninspected ones, and every mount described */
     signed char hobj_reach[BXA_HOSTOBJ_MAX];
     json_t *hobj_via, *hobj_types, *hobj_uninspected, *hobj_mounts;
+    bxa_aa *aa;          /* apparmor.c: every task's label */
 } bxa_weakest;
+
+/* apparmor.c: task tid of process p's label folded into w (a label not readable makes
+ * enforced null); the view's "apparmor": {"kernel": {hostEnabled, enforced, labels,
+ * profiles}}. */
+int bxa_aa_task(bxa_kctx *k, bxa_weakest *w, bxa_proc *p, int64_t tid) BX_WUR;
+int bxa_aa_view(bxa_kctx *k, bxa_weakest *w, json_t *view) BX_WUR;
 
 /* procread.c. A whole file at dfd/name (no link followed at the last step), at most max
  * bytes; caller owns *buf (NUL-terminated). A file that is gone (the process exited) is
@@ -515,6 +565,12 @@ DIR *bxa_proc_list(bxa_kctx *k);
 /* The cgroup's limits into view's "resources" and (v1) devices.list into its "devices",
  * members only for what was read. */
 int bxa_read_limits(bxa_kctx *k, json_t *view, const json_t *engine_res) BX_WUR;
+/* devbpf.c: the device programs in force on the cgroup folder dir (the kernel's effective
+ * list, each kept as evidence cgroup/devices.bpf.<n>): 0 with *out (caller frees with
+ * bxa_devbpf_free), or *out NULL and why empty (not a cgroup: not read here) or why saying
+ * what could not be read; < 0 an error. */
+int bxa_devbpf_read(bxa_kctx *k, const char *dir, bxa_devprogs **out, char *why,
+                    size_t whylen) BX_WUR;
 /* This host's mounts into k->hm: read once per proc root when the collection shares host
  * facts (then k->hm_shared). */
 void bxa_host_mounts(bxa_kctx *k, const char *proc_root);

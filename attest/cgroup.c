@@ -15,6 +15,31 @@
 
 /* ---- the session's cgroup ----------------------------------------------------------------- */
 
+/* The session's cgroup: the topmost folder of path that names the Id (with the systemd
+ * driver crun runs the session in docker-<id>.scope/container, runc in the scope itself: every
+ * process of the scope is the session's either way). */
+static int key_of(bxa_kctx *k, const char *controller, const char *p)
+{
+    size_t l = strlen(p);
+
+    for (size_t i = 1; i <= l; i++) {
+        if (i < l && p[i] != '/')
+            continue;
+        char *q = strndup(p, i);
+        if (!q)
+            return bxa_oom(k->err);
+        if (bxa_cgroup_names(q, k->s->id)) {
+            free(k->key_own);
+            k->key_own = q;
+            k->key_controller = controller;
+            k->key_path = q;
+            return 0;
+        }
+        free(q);
+    }
+    return -1;
+}
+
 /* Which hierarchy proves a process is the session's: the first v1 controller of these whose
  * path names the Id, else the unified (v2) one. */
 int bxa_cgroup_key(bxa_kctx *k)
@@ -24,17 +49,11 @@ int bxa_cgroup_key(bxa_kctx *k)
     const char *p;
 
     for (size_t i = 0; i < sizeof pref / sizeof pref[0]; i++) {
-        if ((p = bxa_cgroup_path(k->cg, k->ncg, pref[i])) && bxa_cgroup_names(p, k->s->id)) {
-            k->key_controller = pref[i];
-            k->key_path = p;
-            return 0;
-        }
+        if ((p = bxa_cgroup_path(k->cg, k->ncg, pref[i])) && bxa_cgroup_names(p, k->s->id))
+            return key_of(k, pref[i], p);
     }
-    if ((p = bxa_cgroup_path(k->cg, k->ncg, NULL)) && bxa_cgroup_names(p, k->s->id)) {
-        k->key_controller = NULL;
-        k->key_path = p;
-        return 0;
-    }
+    if ((p = bxa_cgroup_path(k->cg, k->ncg, NULL)) && bxa_cgroup_names(p, k->s->id))
+        return key_of(k, NULL, p);
     return -1;
 }
 
@@ -59,8 +78,10 @@ int bxa_in_session(bxa_kctx *k, const char *buf, size_t len)
 }
 
 /* This host's folder of the session's cgroup in the hierarchy of controller (NULL: v2), or
- * -1 when that hierarchy is not mounted here or the cgroup is outside its mount. */
-int bxa_cgroup_dir(bxa_kctx *k, const char *controller, char *out, size_t len)
+ * -1 when that hierarchy is not mounted here or the cgroup is outside its mount. *base (when
+ * given): the length of its mount's folder, the root of the hierarchy as the collector sees it
+ * (the root of the collector's cgroup namespace, or the mount's root). */
+static int cgroup_dir(bxa_kctx *k, const char *controller, char *out, size_t len, size_t *base)
 {
     const char *path = bxa_cgroup_path(k->cg, k->ncg, controller);
     const char *want = controller && strncmp(controller, "name=", 5) == 0 ? controller : NULL;
@@ -93,9 +114,16 @@ int bxa_cgroup_dir(bxa_kctx *k, const char *controller, char *out, size_t len)
                              k->s->paths.mount_prefix ? k->s->paths.mount_prefix : "", m->point,
                              path + rl) >= len)
             return -1;
+        if (base)
+            *base = strlen(out) - strlen(path + rl);
         return 0;
     }
     return -1;
+}
+
+int bxa_cgroup_dir(bxa_kctx *k, const char *controller, char *out, size_t len)
+{
+    return cgroup_dir(k, controller, out, len, NULL);
 }
 
 DIR *bxa_proc_list(bxa_kctx *k)
@@ -111,29 +139,173 @@ DIR *bxa_proc_list(bxa_kctx *k)
 
 /* ---- cgroup limits ------------------------------------------------------------------------ */
 
-/* A limit file of the session's cgroup in controller's hierarchy: 1 read (*v = -1 for
- * unlimited), 0 not readable here. */
-static int cg_limit(bxa_kctx *k, const char *controller, const char *file, int64_t *v, int64_t *v2)
+/* A limit in force is the smallest on the way up: the session's cgroup and every ancestor up
+ * to the root of the hierarchy as the collector sees it. The session's own folder is
+ * cgroup/<file> in the evidence, its n-th ancestor cgroup.up<n>/<file>. */
+#define CG_DEPTH_MAX 64
+
+/* The folders from the session's cgroup (dirs[0]) up to the hierarchy's root in controller's
+ * hierarchy; 0 when that hierarchy is not mounted here. */
+static size_t cg_chain(bxa_kctx *k, const char *controller, char dirs[][PATH_MAX])
 {
-    char dir[PATH_MAX], name[96], *buf = NULL;
+    size_t base, n = 0, l;
+
+    if (cgroup_dir(k, controller, dirs[0], PATH_MAX, &base) != 0)
+        return 0;
+    for (n = 1; n < CG_DEPTH_MAX; n++) {
+        l = strlen(dirs[n - 1]);
+        if (l <= base)
+            break;
+        while (l > base && dirs[n - 1][l - 1] != '/')
+            l--;
+        if (l > base) /* the separator itself */
+            l--;
+        memcpy(dirs[n], dirs[n - 1], l);
+        dirs[n][l] = '\0';
+    }
+    return n;
+}
+
+/* Read file in dirs[i], keep it as evidence: 1 read (*v, *v2 for cpu.max), 0 not readable. */
+static int cg_read_one(bxa_kctx *k, const char *dir, size_t level, const char *file, int64_t *v,
+                       int64_t *v2, char **raw)
+{
+    char name[128], *buf = NULL;
     size_t len;
     int dfd, rc;
     bx_error e;
 
-    if (bxa_cgroup_dir(k, controller, dir, sizeof dir) != 0)
-        return 0;
     if ((dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
         return 0;
     rc = bxa_read_at(dfd, file, 64 * 1024, &buf, &len, &e);
     close(dfd);
     if (rc != 0)
         return 0;
-    snprintf(name, sizeof name, "cgroup/%s", file);
-    rc = v2 ? bxa_parse_cpu_max(buf, len, v, v2, k->err) : bxa_parse_limit(buf, len, v, k->err);
+    if (level == 0)
+        snprintf(name, sizeof name, "cgroup/%s", file);
+    else
+        snprintf(name, sizeof name, "cgroup.up%zu/%s", level, file);
+    if (raw) {
+        rc = 0;
+    } else {
+        rc = v2 ? bxa_parse_cpu_max(buf, len, v, v2, k->err) : bxa_parse_limit(buf, len, v, k->err);
+    }
     if (rc == 0)
         rc = bxa_keep(k, BXA_EV_KERNEL, name, buf, len);
+    if (rc == 0 && raw) {
+        *raw = buf;
+        buf = NULL;
+    }
     free(buf);
     return rc == 0 ? 1 : rc;
+}
+
+/* 1 when a is a tighter limit than b (-1: unlimited). */
+static int tighter(int64_t a, int64_t b)
+{
+    return a >= 0 && (b < 0 || a < b);
+}
+
+/* v1: how many folders of the memory chain charge the session: up to the first whose
+ * memory.use_hierarchy reads 0 (its children are not charged to it, so no limit from it or
+ * above binds them). */
+static int v1_memory_depth(bxa_kctx *k, size_t *depth)
+{
+    char (*dirs)[PATH_MAX] = malloc(CG_DEPTH_MAX * sizeof *dirs);
+    size_t n;
+    int r = 0;
+
+    *depth = 0;
+    if (!dirs)
+        return bxa_oom(k->err);
+    n = cg_chain(k, "memory", dirs);
+    *depth = n;
+    for (size_t i = 1; i < n; i++) {
+        char *raw = NULL;
+        if ((r = cg_read_one(k, dirs[i], i, "memory.use_hierarchy", NULL, NULL, &raw)) < 0)
+            break;
+        r = 0;
+        if (raw && raw[0] == '0') {
+            *depth = i;
+            free(raw);
+            break;
+        }
+        free(raw);
+    }
+    free(dirs);
+    return r;
+}
+
+/* The limit of file in force for the session over the first depth folders of the chain: 1 read
+ * somewhere on the way up (*v the smallest, -1 unlimited), 0 read nowhere, < 0 an error. */
+static int cg_limit(bxa_kctx *k, const char *controller, const char *file, size_t depth,
+                    int64_t *v)
+{
+    char (*dirs)[PATH_MAX] = malloc(CG_DEPTH_MAX * sizeof *dirs);
+    size_t n;
+    int any = 0, r = 0;
+
+    *v = -1;
+    if (!dirs)
+        return bxa_oom(k->err);
+    n = cg_chain(k, controller, dirs);
+    for (size_t i = 0; i < n && i < depth; i++) {
+        int64_t a = -1;
+        if ((r = cg_read_one(k, dirs[i], i, file, &a, NULL, NULL)) < 0)
+            break;
+        if (r == 1 && (!any || tighter(a, *v)))
+            *v = a;
+        any |= r;
+        r = 0;
+    }
+    free(dirs);
+    return r < 0 ? r : any;
+}
+
+/* The CPU limit in force: the smallest share quota/period on the way up (v1: cfs_quota_us and
+ * cfs_period_us of one folder; v2: cpu.max). 1 read somewhere (*q -1 without a quota), 0 read
+ * nowhere. */
+static int cg_cpu(bxa_kctx *k, int v1, int64_t *q, int64_t *p)
+{
+    char (*dirs)[PATH_MAX] = malloc(CG_DEPTH_MAX * sizeof *dirs);
+    size_t n;
+    int any = 0, r = 0;
+
+    *q = *p = -1;
+    if (!dirs)
+        return bxa_oom(k->err);
+    n = cg_chain(k, v1 ? "cpu" : NULL, dirs);
+    for (size_t i = 0; i < n; i++) {
+        int64_t a = -1, b = -1;
+        if (v1) {
+            if ((r = cg_read_one(k, dirs[i], i, "cpu.cfs_quota_us", &a, NULL, NULL)) == 1)
+                r = cg_read_one(k, dirs[i], i, "cpu.cfs_period_us", &b, NULL, NULL);
+        } else {
+            r = cg_read_one(k, dirs[i], i, "cpu.max", &a, &b, NULL);
+        }
+        if (r < 0)
+            break;
+        if (r == 1 && (!any || (a >= 0 && b > 0 &&
+                                (*q < 0 || *p <= 0 || (__int128)a * *p < (__int128)*q * b)))) {
+            *q = a;
+            *p = b;
+        }
+        any |= r;
+        r = 0;
+    }
+    free(dirs);
+    return r < 0 ? r : any;
+}
+
+/* A file of the session's own cgroup (its init's folder), not of its ancestors. */
+static int cg_own(bxa_kctx *k, const char *controller, const char *file, int64_t *v)
+{
+    char dir[PATH_MAX];
+
+    *v = -1;
+    if (bxa_cgroup_dir(k, controller, dir, sizeof dir) != 0)
+        return 0;
+    return cg_read_one(k, dir, 0, file, v, NULL, NULL);
 }
 
 static json_t *lim(int64_t v)
@@ -159,45 +331,46 @@ int bxa_read_limits(bxa_kctx *k, json_t *view, const json_t *engine_res)
         }                                                                                          \
     } while (0)
     if (v1) {
-        TRY(cg_limit(k, "memory", "memory.limit_in_bytes", &v, NULL));
+        size_t md;
+        TRY(v1_memory_depth(k, &md));
+        TRY(cg_limit(k, "memory", "memory.limit_in_bytes", md, &v));
         if (r)
             json_object_set_new(res, "memoryBytes", lim(v));
-        TRY(cg_limit(k, "memory", "memory.memsw.limit_in_bytes", &v, NULL));
+        /* memsw is memory + swap already, as the engine's MemorySwap */
+        TRY(cg_limit(k, "memory", "memory.memsw.limit_in_bytes", md, &v));
         if (r)
             json_object_set_new(res, "memorySwapBytes", lim(v));
-        TRY(cg_limit(k, "pids", "pids.max", &v, NULL));
+        TRY(cg_limit(k, "pids", "pids.max", CG_DEPTH_MAX, &v));
         if (r)
             json_object_set_new(res, "pidsLimit", lim(v));
-        TRY(cg_limit(k, "cpu", "cpu.cfs_quota_us", &q, NULL));
-        int have_q = r;
-        TRY(cg_limit(k, "cpu", "cpu.cfs_period_us", &p, NULL));
-        if (have_q && r) {
+        TRY(cg_cpu(k, 1, &q, &p));
+        if (r) {
             json_object_set_new(res, "cpuQuota", lim(q));
             json_object_set_new(res, "cpuPeriod", lim(p));
         }
-        TRY(cg_limit(k, "cpu", "cpu.shares", &v, NULL));
+        TRY(cg_own(k, "cpu", "cpu.shares", &v));
         if (r)
             json_object_set_new(res, "cpuShares", lim(v));
     } else {
         int64_t mem = -1;
-        TRY(cg_limit(k, NULL, "memory.max", &mem, NULL));
+        TRY(cg_limit(k, NULL, "memory.max", CG_DEPTH_MAX, &mem));
         if (r)
             json_object_set_new(res, "memoryBytes", lim(mem));
-        TRY(cg_limit(k, NULL, "memory.swap.max", &v, NULL));
+        TRY(cg_limit(k, NULL, "memory.swap.max", CG_DEPTH_MAX, &v));
         /* v2 limits swap alone; the engine's MemorySwap is memory + swap */
         if (r)
             json_object_set_new(res, "memorySwapBytes",
                                 mem > 0 && v >= 0 && v <= BX_JSON_MAX_INT - mem ? lim(mem + v)
                                                                                 : json_null());
-        TRY(cg_limit(k, NULL, "pids.max", &v, NULL));
+        TRY(cg_limit(k, NULL, "pids.max", CG_DEPTH_MAX, &v));
         if (r)
             json_object_set_new(res, "pidsLimit", lim(v));
-        TRY(cg_limit(k, NULL, "cpu.max", &q, &p));
+        TRY(cg_cpu(k, 0, &q, &p));
         if (r) {
             json_object_set_new(res, "cpuQuota", lim(q));
             json_object_set_new(res, "cpuPeriod", lim(p));
         }
-        TRY(cg_limit(k, NULL, "cpu.weight", &v, NULL));
+        TRY(cg_own(k, NULL, "cpu.weight", &v));
         /* cpu.weight back to the shares the engine set (runc's conversion, inverted) */
         if (r && v > 0)
             json_object_set_new(res, "cpuWeight", json_integer(v));
@@ -208,6 +381,28 @@ int bxa_read_limits(bxa_kctx *k, json_t *view, const json_t *engine_res)
         return bxa_oom(k->err);
     }
     json_decref(res);
+    if (!v1) {
+        /* v2: the device programs in force; null when they cannot be read or interpreted */
+        char dir[PATH_MAX], why[160];
+        bxa_devprogs *pr = NULL;
+        int all;
+        if (bxa_cgroup_dir(k, NULL, dir, sizeof dir) == 0) {
+            if ((r = bxa_devbpf_read(k, dir, &pr, why, sizeof why)) != 0)
+                return r;
+            if (pr || why[0]) {
+                all = pr ? bxa_devbpf_allow_all(pr, why, sizeof why) : -1;
+                dev = json_pack("{s:o}", "allowAll", all < 0 ? json_null() : json_boolean(all));
+                if (!dev || json_object_set_new(view, "devices", dev) != 0) {
+                    bxa_devbpf_free(pr);
+                    return bxa_oom(k->err);
+                }
+                bxa_devbpf_free(k->dev_progs);
+                k->dev_progs = all < 0 ? NULL : pr; /* the device nodes are judged by them */
+                if (all < 0)
+                    bxa_devbpf_free(pr);
+            }
+        }
+    }
     if (v1) {
         char dir[PATH_MAX], *buf = NULL;
         size_t len;

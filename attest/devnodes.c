@@ -61,11 +61,14 @@ static int list_nodes(bxa_kctx *k, int dfd, const char *prefix, int depth, int k
         {
             char type = S_ISCHR(st.st_mode) ? 'c' : 'b';
             unsigned ma = major(st.st_rdev), mi = minor(st.st_rdev);
-            int access = known ? bxa_device_access(k->dev_rules, type, ma, mi) : 0;
+            int access = !known       ? 0
+                         : k->dev_progs ? bxa_devbpf_access(k->dev_progs, type, ma, mi)
+                                        : bxa_device_access(k->dev_rules, type, ma, mi);
             json_t *n = json_pack("{s:s,s:s#,s:I,s:I,s:o}", "path", path, "type", &type, 1,
                                   "major", (json_int_t)ma, "minor", (json_int_t)mi, "accessible",
-                                  known ? json_boolean(access & (BXA_DEV_READ | BXA_DEV_WRITE))
-                                        : json_null());
+                                  known && access >= 0
+                                      ? json_boolean(access & (BXA_DEV_READ | BXA_DEV_WRITE))
+                                      : json_null());
             if (!n || json_array_append_new(out, n) != 0)
                 rc = bxa_oom(k->err);
         }

@@ -158,10 +158,12 @@ out:
     bxa_proc_close(&init);
     json_decref(k.spec_json);
     bxa_cgroups_free(k.cg, k.ncg);
+    free(k.key_own);
     free(k.others);
     free(k.engine_ino);
     free(k.engine_path);
     json_decref(k.dev_rules);
+    bxa_devbpf_free(k.dev_progs);
     if (!k.hm_shared)
         bxa_mounts_free(k.hm, k.nhm);
     bxa_hostobjs_free(k.hobj, k.nhobj);

@@ -185,9 +185,9 @@ static int b_apparmor(bxa_pctx *x, const bxa_secopts *so, json_t **out)
     if (!prof || !*prof)
         prof = so->apparmor;
     return bxa_packed(x,
-                      json_pack_ex(&x->jerr, 0, "{s:s?,s:o}", "profile",
+                      json_pack_ex(&x->jerr, 0, "{s:s?,s:o,s:n}", "profile",
                                    prof && *prof ? prof : NULL, "available",
-                                   tri_bool(bxa_info_secopt(x, "apparmor", NULL))),
+                                   tri_bool(bxa_info_secopt(x, "apparmor", NULL)), "kernel"),
                       out);
 }
 

@@ -237,6 +237,7 @@ void bxa_weakest_free(bxa_weakest *w)
     for (size_t i = 0; i < w->nmntns; i++)
         free(w->mntns[i].mount_ids);
     free(w->pids);
+    bxa_aa_free(w->aa);
     free(w);
 }
 
@@ -495,6 +496,8 @@ static int read_proc(bxa_kctx *k, bxa_weakest *w, bxa_proc *p, int is_init)
         if ((rc = bxa_parse_status(tasks[i].buf, tasks[i].len, &st, k->err)) != 0)
             goto out;
         fold_status(w, &st, is_init && tasks[i].tid == p->pid, un);
+        if ((rc = bxa_aa_task(k, w, p, tasks[i].tid)) != 0)
+            goto out;
     }
     w->n++;
     if (w->npids < BXA_PIDS_MAX)
@@ -930,7 +933,8 @@ int bxa_kernel_processes(bxa_kctx *k, bxa_proc *init)
         goto out;
     }
     shared = NULL;
-    if ((rc = bxa_read_limits(k, view, NULL)) != 0 || (rc = kernel_sysctls(k, init, view)) != 0 ||
+    if ((rc = bxa_read_limits(k, view, NULL)) != 0 || (rc = bxa_aa_view(k, w, view)) != 0 ||
+        (rc = kernel_sysctls(k, init, view)) != 0 ||
         (rc = kernel_network(k, init, view)) != 0)
         goto out;
     {
@@ -953,7 +957,7 @@ int bxa_kernel_processes(bxa_kctx *k, bxa_proc *init)
         }
         if (w->escaped[2])
             json_object_set_new(dev, "allowAll", json_true());
-        if ((rc = bxa_dev_nodes(k, init, !w->escaped[2] && k->dev_rules != NULL, &nodes)) != 0)
+        if ((rc = bxa_dev_nodes(k, init, !w->escaped[2] && (k->dev_rules || k->dev_progs), &nodes)) != 0)
             goto out;
         json_object_set_new(dev, "nodes", nodes);
         nodes = NULL;

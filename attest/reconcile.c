@@ -997,6 +997,7 @@ int bxa_reconcile(json_t *p, const bxa_views *v, const bx_evidence *ev, json_t *
     namespaces(&x);
     resources(&x);
     plain(&x, "devices", "allowAll", "devices.allowAll");
+    plain(&x, "apparmor", "kernel", "apparmor.kernel");
     plain(&x, "maskedPaths", NULL, "maskedPaths");
     plain(&x, "readonlyPaths", NULL, "readonlyPaths");
     write_surface(&x);

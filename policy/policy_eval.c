@@ -521,6 +521,38 @@ static void eval_seccomp(const bxp_ev *e)
 
 /* AppArmor and SELinux: n/a on a host without the LSM; required wants a confining profile
  * or label (not unconfined, not disabled). */
+/* apparmor: enforced: where this host has AppArmor (the kernel's word, else the engine's),
+ * every task of the session confined by a profile in enforce mode, as the kernel says
+ * (apparmor.kernel, v2). */
+static void eval_aa_enforced(const bxp_ev *e, const char *rule, const json_t *p, const json_t *lsm)
+{
+    const json_t *kern = bxp_seen(lsm, "kernel"), *host = bxp_seen(kern, "hostEnabled");
+    const json_t *avail = bxp_seen(lsm, "available"), *enf = bxp_seen(kern, "enforced");
+    int has = json_is_boolean(host)    ? json_is_true(host)
+              : json_is_boolean(avail) ? json_is_true(avail)
+                                       : -1;
+    char labels[LIST_MAX];
+
+    bxp_join(bxp_seen(kern, "labels"), labels, sizeof labels);
+    if (has < 0)
+        bxp_add(e, rule, "unknown", bxp_copy(p), bxp_copy(lsm),
+                "whether the host has AppArmor was not observed");
+    else if (!has)
+        bxp_add(e, rule, "n/a", bxp_copy(p), bxp_copy(lsm), "the host has no AppArmor");
+    else if (!json_is_object(kern))
+        bxp_add(e, rule, "unknown", bxp_copy(p), bxp_copy(lsm),
+                "AppArmor as the kernel applies it was not read (level engine, runsc, or a "
+                "certificate that does not carry it); policy requires enforcement");
+    else if (!json_is_boolean(enf))
+        bxp_add(e, rule, "unknown", bxp_copy(p), bxp_copy(lsm),
+                "a task's AppArmor label was not read; policy requires enforcement");
+    else
+        bxp_add(e, rule, json_is_true(enf) ? "pass" : "fail", bxp_copy(p), bxp_copy(lsm),
+                "%s: AppArmor labels %s; policy requires every task confined by a profile in "
+                "enforce mode",
+                json_is_true(enf) ? "enforced" : "not enforced", labels[0] ? labels : "none");
+}
+
 static void eval_lsm(const bxp_ev *e, const char *rule, const char *key, const char *field,
                      const char *member, const char *name)
 {
@@ -532,6 +564,10 @@ static void eval_lsm(const bxp_ev *e, const char *rule, const char *key, const c
 
     if (!p)
         return;
+    if (strcmp(json_string_value(p), "enforced") == 0) {
+        eval_aa_enforced(e, rule, p, lsm);
+        return;
+    }
     required = strcmp(json_string_value(p), "required") == 0;
     if (!json_is_boolean(avail))
         bxp_add(e, rule, "unknown", bxp_copy(p), bxp_copy(lsm),

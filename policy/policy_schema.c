@@ -130,6 +130,7 @@ static int check_profile(const char *s, char *why, size_t n)
 static const char *const sigenc_choices[] = {"der", "p1363", NULL};
 static const char *const benchmark_choices[] = {"cis-docker-1.6", NULL};
 static const char *const lsm_choices[] = {"required", "any", NULL};
+static const char *const apparmor_choices[] = {"required", "enforced", "any", NULL};
 static const char *const userns_choices[] = {"any", "remapped", NULL};
 static const char *const access_choices[] = {"any", "rw", NULL};
 static const char *const devices_choices[] = {"none", "any", NULL};
@@ -274,7 +275,7 @@ static const bx_member containment_members[] = {
     {"capabilities", MAP(capabilities_members)},
     {"noNewPrivileges", BOOL},
     {"seccomp", MAP(seccomp_members)},
-    {"apparmor", CHOICE(lsm_choices)},
+    {"apparmor", CHOICE(apparmor_choices)},
     {"selinux", CHOICE(lsm_choices)},
     {"privileged", BOOL},
     {"runtimes", SET(WORD_CHECK(check_name))},

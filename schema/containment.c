@@ -362,8 +362,35 @@ static const bx_member m_seccomp[] = {
     {0},
 };
 
+/* apparmor.kernel (v2): AppArmor as the kernel applies it to every task of the session */
+static const char *const e_aa_mode[] = {"enforce", "complain", "kill", "unconfined", "user", NULL};
+static const bx_member m_aa_profile[] = {
+    {"mode", ENUM(e_aa_mode)},
+    {"name", STR(BX_F_LINE)},
+    {"namespace", STR(BX_F_TEXT), 0, 0, 0, "The policy namespace (:ns: in the label); \"\": the root's."},
+    {"sha256", &hex64_n, 0, 0, 0,
+     "The loaded profile's hash from securityfs (policy/profiles/<name>.<n>/sha256): an edited "
+     "profile reloaded under the same name has another; null when not readable."},
+    {0},
+};
+static const bx_member m_aa_kernel[] = {
+    {"enforced", BOOL_N, 0, 0, 0,
+     "Every task of the session is confined by a profile in enforce or kill mode (a stack by "
+     "one of its profiles); false on a host without AppArmor; null when a task's label could "
+     "not be read."},
+    {"hostEnabled", BOOL_N, 0, 0, 0,
+     "This host has AppArmor (/sys/module/apparmor/parameters/enabled)."},
+    {"labels", ARR(STR(BX_F_LINE), BX_O_STRING, 1), 0, 0, 0,
+     "Every task's label as the kernel writes it (attr/apparmor/current), sorted."},
+    {"profiles", ARR(OBJ(m_aa_profile), BX_O_NONE, 1), 0, 0, 0,
+     "The profiles of those labels, sorted by namespace, name, mode."},
+    {0},
+};
+
 static const bx_member m_apparmor[] = {
     {"available", BOOL_N},
+    {"kernel", OBJ_N(m_aa_kernel), BX_M_OPTIONAL, 2, 0,
+     "AppArmor as the kernel applies it; null without a kernel view (level engine, runsc)."},
     {"profile", STR_N(BX_F_NONEMPTY)},
     {0},
 };
@@ -520,7 +547,7 @@ static const char *const e_node_type[] = {"b", "c", NULL};
 static const bx_member m_node[] = {
     {"accessible", BOOL_N, 0, 0, 0,
      "The device cgroup lets the session read or write it; null when its rules are not known "
-     "(cgroup v2, runsc)."},
+     "(runsc, a device program not interpreted)."},
     {"major", INT(0, 4095)},
     {"minor", INT(0, 1048575)},
     {"path", &path, 0, 0, 0, "In the session's /dev."},
@@ -529,7 +556,10 @@ static const bx_member m_node[] = {
 };
 
 static const bx_member m_devices[] = {
-    {"allowAll", BOOL},
+    {"allowAll", BOOL, 0, 0, 1},
+    {"allowAll", BOOL_N, 0, 2, 0,
+     "Every device with every access allowed; null when the kernel's device programs (cgroup "
+     "v2) cannot be read or interpreted."},
     {"cgroupRules", ARR(STR(BX_F_NONEMPTY), BX_O_STRING, 0), 0, 0, 0,
      "HostConfig.DeviceCgroupRules, sorted."},
     {"devices", ARR(OBJ(m_device), BX_O_DEVICE, 1), 0, 0, 0,
@@ -877,7 +907,8 @@ const bx_containment_row bx_containment[] = {
            {"profileSha256", "seccomp.profileSha256"})},
     {"apparmor", OBJ(m_apparmor), 0, 0,
      WORD_OR(r_apparmor, STR(BX_F_NONEMPTY), "The same profile."), bxs_cmp_apparmor,
-     BX_SRC_ENGINE | BX_SRC_SPEC, FACTS({"", "apparmor"})},
+     BX_SRC_ENGINE | BX_SRC_SPEC | BX_SRC_KERNEL,
+     FACTS({"", "apparmor"}, {"kernel", "apparmor.kernel"})},
     {"selinux", OBJ(m_selinux), 0, 0, WORD_OR(r_selinux, STR(BX_F_NONEMPTY), "The same label."),
      bxs_cmp_selinux, BX_SRC_ENGINE | BX_SRC_SPEC, FACTS({"", "selinux"})},
     {"privileged", BOOL, 0, 0, BOOL, bxs_cmp_privileged, BX_SRC_ENGINE, FACTS({"", "privileged"})},

@@ -123,9 +123,11 @@ static int fill(const bx_shape *s, json_t *v, unsigned version)
         return 0;
     for (const bx_member *m = s->members; m->name; m++) {
         json_t *have;
-        if (!bx_member_in(m, version) || (m->flags & BX_M_OPTIONAL))
+        if (!bx_member_in(m, version))
             continue;
         if (!(have = json_object_get(v, m->name))) {
+            if (m->flags & BX_M_OPTIONAL) /* an optional member stays absent; present, filled */
+                continue;
             if (json_object_set_new(v, m->name, json_null()) != 0)
                 return -1;
         } else if (fill(m->shape, have, version) != 0) {

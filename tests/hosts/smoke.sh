@@ -19,7 +19,7 @@ export DOCKER_HOST DOCKER_TLS_VERIFY DOCKER_CERT_PATH
 g() { bash "$TESTHOST" ssh -- "$@"; }   # a command in the guest, as root
 gv() { g "$@" 2>/dev/null | tr -d '\r'; } # its output
 S=bxh-$$                                  # the guest's session names
-trap 'g "docker rm -f $S-runc $S-crun $S-runsc >/dev/null 2>&1; rm -rf /tmp/$S" >/dev/null 2>&1; rm -rf "$T"' EXIT
+trap 'g "docker rm -f $S-runc $S-crun $S-runsc $S-slrunc $S-slcrun >/dev/null 2>&1; systemctl stop $S.slice >/dev/null 2>&1; rm -rf /tmp/$S" >/dev/null 2>&1; rm -rf "$T"' EXIT
 
 # ---- the kernel and init
 ok "ssh answers as root with the built key" g true
@@ -126,11 +126,6 @@ is "$(cat "$T/eng2")" "2 True 2 True" "... both engines reached, each over its o
 unset DOCKER_CONFIG
 
 # ---- boxcert in the guest
-todo() { # todo NAME REASON CMD...: a known problem; reported, not counted as a failure
-  local name=$1 why=$2; shift 2
-  tap_n=$((tap_n + 1))
-  if "$@" >"$OUT" 2>"$ERR"; then echo "ok $tap_n - $name # TODO $why"; else echo "not ok $tap_n - $name # TODO $why"; fi
-}
 field() { # field FILE PATH: a member of the statement `boxcert show` printed (python3 here)
   /usr/bin/python3 -c 'import json,sys
 v=json.load(open(sys.argv[1]))
@@ -168,12 +163,45 @@ for r in runc crun runsc; do
   is "$(field "$T/$r.json" predicate.evidence.level)" $want "$r certificate: evidence $want"
   field "$T/$r.json" predicate.containment.resources.pidsLimit >"$T/$r.pl"
   echo "#   $r certificate: resources.pidsLimit $(cat "$T/$r.pl")"
+  [ $r = runsc ] && continue
+  # the limit in force: the smallest pids.max from the session's cgroup up to the root
+  is "$(cat "$T/$r.pl")" "$(awk '$2 != "max" {print $2}' "$T/$r.pids" | sort -n | head -n 1)" \
+    "$r certificate: resources.pidsLimit is the smallest pids.max on the way up"
+  # v2 devices: the device programs in force, read back and interpreted
+  is "$(field "$T/$r.json" predicate.containment.devices.allowAll)" false \
+    "$r certificate: devices.allowAll false (the device programs read and interpreted)"
+  /usr/bin/python3 -c 'import json,sys
+d=json.load(open(sys.argv[1]))["predicate"]["containment"]["devices"]["nodes"]
+print(" ".join("%s=%s" % (n["path"], json.dumps(n["accessible"])) for n in d))' "$T/$r.json" >"$T/$r.nodes" 2>&1
+  echo "#   $r nodes: $(cat "$T/$r.nodes")"
+  like "$T/$r.nodes" '(^| )/dev/null=true( |$)' "$r certificate: /dev/null accessible (judged by the programs)"
+  unlike "$T/$r.nodes" '=null' "$r certificate: every node of /dev judged"
 done
 # With the systemd driver, systemd puts TasksMax (DefaultTasksMax, 15% of threads-max) on
-# docker-<id>.scope. runc and runsc run the session in the scope itself; crun in a child
-# cgroup, <scope>/container, whose own pids.max is "max". boxcert reads the session's own
-# cgroup only, so the same `docker run` gets a pids limit under runc and none under crun.
-todo "the pids limit in force is the same in the runc and crun certificates" \
-  "boxcert reads pids.max of the leaf cgroup only; crun's leaf is <scope>/container" \
-  test "$(cat "$T/runc.pl")" = "$(cat "$T/crun.pl")"
+# docker-<id>.scope. runc runs the session in the scope itself; crun in a child cgroup,
+# <scope>/container, whose own pids.max is "max": the limit in force is the scope's for both.
+is "$(cat "$T/crun.pl")" "$(cat "$T/runc.pl")" "the pids limit in force is the same in the runc and crun certificates"
+
+# ---- a slice above the session: its MemoryMax and TasksMax bind it (--cgroup-parent),
+# under --cgroupns host (runc) and private (crun)
+g "systemctl set-property --runtime $S.slice MemoryMax=96M TasksMax=33" >/dev/null 2>&1
+for r in runc crun; do
+  ns=private; [ $r = runc ] && ns=host
+  ok "a $r session under $S.slice (--memory 256m, --cgroupns $ns)" g docker run -d --name "$S-sl$r" \
+    --runtime $r --network none --cgroup-parent "$S.slice" --cgroupns $ns --memory 256m boxcert-session:1 sleep 600
+  expect_rc 0 "boxcert collect (the $r session under the slice)" \
+    g $B collect "$S-sl$r" --key "/tmp/$S/k.key" --out "/tmp/$S/sl$r.intoto.json"
+  g docker rm -f "$S-sl$r" >/dev/null 2>&1
+  g $B show "/tmp/$S/sl$r.intoto.json" --policy /usr/local/share/doc/boxcert/examples/policies/demo.yaml \
+    --key "/tmp/$S/k.pub" >"$T/sl$r.json" 2>/dev/null
+  is "$(field "$T/sl$r.json" predicate.containment.resources.memoryBytes)" 100663296 \
+    "$r under the slice: memoryBytes is the slice's MemoryMax (96 MiB), not the session's 256 MiB"
+  is "$(field "$T/sl$r.json" predicate.containment.resources.pidsLimit)" 33 \
+    "$r under the slice: pidsLimit is the slice's TasksMax"
+  is "$(field "$T/sl$r.json" predicate.containment.namespaces.cgroup.kernel)" $ns \
+    "$r under the slice: the kernel says cgroup namespace $ns"
+  field "$T/sl$r.json" predicate.evidence.discrepancies >"$T/sl$r.disc"
+  like "$T/sl$r.disc" '"field": "containment.resources.memoryBytes"' \
+    "$r under the slice: the engine's 256 MiB against the kernel's 96 MiB is a discrepancy"
+done
 done_testing

@@ -461,6 +461,7 @@ static void proven_by_cgroup(void)
     }
     bxa_proc_close(&init);
     bxa_cgroups_free(k.cg, k.ncg);
+    free(k.key_own);
     if (k.procfd >= 0)
         close(k.procfd);
 }

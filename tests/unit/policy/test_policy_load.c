@@ -410,7 +410,7 @@ static void test_language(void)
     refused("version: 1\ncontainment:\n  seccomp: [default]\n",
             "containment.seccomp: expected a mapping", "seccomp as a list");
     refused("version: 1\ncontainment:\n  apparmor: maybe\n",
-            "3:13: containment.apparmor: \"maybe\" is not one of: required, any", "apparmor");
+            "3:13: containment.apparmor: \"maybe\" is not one of: required, enforced, any", "apparmor");
     refused("version: 1\ncontainment:\n  selinux: true\n", "is not one of: required, any",
             "selinux true");
     refused("version: 1\ncontainment:\n  runtimes: [\"run sc\"]\n",

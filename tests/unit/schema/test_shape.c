@@ -26,7 +26,8 @@ static json_t *parse(const char *s)
     "{\"shared\":null},\"ipc\":{\"shared\":null},\"net\":{\"shared\":null},\"pid\":{\"shared\":"     \
     "null},\"user\":{\"shared\":null},\"uts\":{\"shared\":null}},\"user\":{\"everyUid\":null,"      \
     "\"everyGid\":null,\"everyGroup\":null,\"inNamespace\":null},"                               \
-    "\"network\":{\"links\":null,\"networks\":null,\"routes\":null}"
+    "\"network\":{\"links\":null,\"networks\":null,\"routes\":null},"                         \
+    "\"apparmor\":{\"kernel\":null}"
 #define V1_EVIDENCE "\"evidence\":{\"collection\":null},\"source\":{\"ignored\":null}"
 
 static void versions(void)
@@ -81,7 +82,7 @@ static void closed(void)
     } t[] = {
         {"{}", NULL, NULL, 0},
         /* v1 has its own closed schema: no v2 member, every v1 member */
-        {"{\"predicateType\":\"urn:boxcert:containment:v1\"}", "/predicate/containment/descriptors",
+        {"{\"predicateType\":\"urn:boxcert:containment:v1\"}", "/predicate/containment/apparmor/kernel",
          "unknown member", BX_EINVAL},
         {"{\"predicateType\":\"urn:boxcert:containment:v1\",\"predicate\":{\"containment\":"
          "{" V1_CONTAINMENT "}," V1_EVIDENCE "}}",
