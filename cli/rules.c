@@ -153,6 +153,13 @@ static const rule_doc rules[] = {
      "No open descriptor of the session reaches an engine socket, a host device, file, "
      "folder or namespace beyond containment.descriptors.allow.",
      "Do not pass descriptors of the host into the session. " P},
+    {"containment.host_objects", "9.0", "No host object reachable through a mount",
+     "No mount of the session reaches the engine's or a runtime's socket or state folder, this "
+     "host's procfs, sysfs or root, or the signing key (by device and inode, whatever path the "
+     "engine gave); no devtmpfs, writable cgroup v1, debugfs, tracefs, securityfs, bpf, nsfs, "
+     "efivarfs or configfs mount; no FUSE or remote mount left uninspected.",
+     "Mount only the session's own folders; never a folder holding an engine socket, a hard "
+     "link to one, or a volume bound to one. " P},
     {"evidence.level", "5.0", "Evidence level accepted",
      "evidence.level is one of evidence.accept.",
      "Collect where the kernel or the runtime can be read (not over TCP alone). " P},
