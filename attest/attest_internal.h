@@ -430,6 +430,7 @@ typedef struct {
     json_t *masks;       /* systemPaths.masks */
     int64_t *pids;       /* the processes counted */
     size_t npids;
+    struct bxa_sc_set *sc; /* the tasks' seccomp chains (attest_seccomp.h) */
 } bxa_weakest;
 
 /* procread.c. A whole file at dfd/name (no link followed at the last step), at most max

@@ -17,6 +17,7 @@
  * against the session's, its descriptors (descriptors.c); per mount namespace its
  * mountinfo (surface.c, syspaths.c); per network namespace its interfaces. */
 #include "attest_internal.h"
+#include "attest_seccomp.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -233,6 +234,7 @@ void bxa_weakest_free(bxa_weakest *w)
     for (size_t i = 0; i < w->nmntns; i++)
         free(w->mntns[i].mount_ids);
     free(w->pids);
+    bxa_sc_set_free(w->sc);
     free(w);
 }
 
@@ -253,8 +255,9 @@ bxa_weakest *bxa_weakest_new(void)
     w->ns_fds = json_array();
     w->masks = json_object();
     w->pids = calloc(BXA_PIDS_MAX, sizeof *w->pids);
+    w->sc = bxa_sc_set_new();
     if (!w->surface || !w->interfaces || !w->mounts_ro || !w->outside || !w->descriptors ||
-        !w->ns_fds || !w->masks || !w->pids) {
+        !w->ns_fds || !w->masks || !w->pids || !w->sc) {
         bxa_weakest_free(w);
         return NULL;
     }
@@ -420,6 +423,27 @@ int bxa_fold_tasks(bxa_kctx *k, bxa_weakest *w, bxa_proc *p)
     return rc;
 }
 
+/* Every task's seccomp chain (seccomp_kernel.c), read after its status. */
+static int fold_seccomp(bxa_kctx *k, bxa_weakest *w, bxa_proc *p, task_status *t, size_t n)
+{
+    int64_t *tids = calloc(n ? n : 1, sizeof *tids);
+    char **bufs = calloc(n ? n : 1, sizeof *bufs);
+    int rc;
+
+    if (!tids || !bufs) {
+        rc = bxa_oom(k->err);
+    } else {
+        for (size_t i = 0; i < n; i++) {
+            tids[i] = t[i].tid;
+            bufs[i] = t[i].buf;
+        }
+        rc = bxa_sc_fold_proc(k, w->sc, p, tids, bufs, n);
+    }
+    free(tids);
+    free(bufs);
+    return rc;
+}
+
 /* Read one process: every task's status; mountinfo and net/dev once per mount and network
  * namespace, uid_map and gid_map once per user namespace; its descriptors. */
 static int read_proc(bxa_kctx *k, bxa_weakest *w, bxa_proc *p, int is_init)
@@ -477,6 +501,8 @@ static int read_proc(bxa_kctx *k, bxa_weakest *w, bxa_proc *p, int is_init)
             goto out;
         fold_status(w, &st, is_init && tasks[i].tid == p->pid, un);
     }
+    if ((rc = fold_seccomp(k, w, p, tasks, nt)) != 0)
+        goto out;
     w->n++;
     if (w->npids < BXA_PIDS_MAX)
         w->pids[w->npids++] = p->pid;
@@ -929,6 +955,19 @@ int bxa_kernel_processes(bxa_kctx *k, bxa_proc *init)
             goto out;
         json_object_set_new(dev, "nodes", nodes);
         nodes = NULL;
+    }
+    {
+        json_t *sc = NULL;
+        if ((rc = bxa_sc_json(w->sc, json_object_get(json_object_get(k->spec_json, "linux"),
+                                                     "seccomp"),
+                              "kernel", NULL, &sc, k->err)) != 0)
+            goto out;
+        if (json_object_set_new(view, "seccompPrograms", settled ? sc : json_null()) != 0) {
+            rc = bxa_oom(k->err);
+            goto out;
+        }
+        if (!settled)
+            json_decref(sc);
     }
     if (!settled && (rc = unsettled(k, view)) != 0)
         goto out;
