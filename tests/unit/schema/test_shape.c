@@ -21,6 +21,7 @@ static json_t *parse(const char *s)
  * with null, and the fixture tools put back only what the version carries). */
 #define V1_CONTAINMENT                                                                             \
     "\"sysctls\":null,\"processes\":null,\"systemPaths\":null,\"descriptors\":null,"               \
+    "\"seccompPrograms\":null,"                                                                  \
     "\"devices\":{\"nodes\":null},\"namespaces\":{\"mnt\":null,\"time\":null,\"cgroup\":"          \
     "{\"shared\":null},\"ipc\":{\"shared\":null},\"net\":{\"shared\":null},\"pid\":{\"shared\":"     \
     "null},\"user\":{\"shared\":null},\"uts\":{\"shared\":null}},\"user\":{\"everyUid\":null,"      \
