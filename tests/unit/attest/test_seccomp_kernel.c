@@ -500,6 +500,82 @@ static void test_meaning(void)
     json_decref(prof);
 }
 
+/* strict@2's seccomp.deny list (policy/profiles/strict@2.yaml), read crudely: the names
+ * between "deny:" and the closing bracket. */
+static json_t *strict_deny(void)
+{
+    FILE *f = fopen(BOXCERT_SOURCE_DIR "/policy/profiles/strict@2.yaml", "r");
+    char buf[1 << 16], *p, *end, *tok, *save;
+    size_t n;
+    json_t *names = json_array();
+    if (!f)
+        return names;
+    n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = '\0';
+    if (!(p = strstr(buf, "    deny:")) || !(p = strchr(p, '[')) || !(end = strchr(p, ']')))
+        return names;
+    *end = '\0';
+    for (tok = strtok_r(p + 1, ", \n", &save); tok; tok = strtok_r(NULL, ", \n", &save))
+        json_array_append_new(names, json_string(tok));
+    return names;
+}
+
+/* Each engine's own default profile (the program the kernel would run: compiled from the
+ * profile) denies every syscall of strict@2's list on every ABI. */
+static void test_defaults_pass_strict(void)
+{
+    static const char *const files[] = {"docker-20.10-oci.json", "docker-default.json"};
+    json_t *deny = strict_deny();
+    is_int(json_array_size(deny), 92, "strict@2 denies 92 syscalls");
+    for (int i = 0; i < 2; i++) {
+        char path[512];
+        json_error_t je;
+        bx_error e = {0};
+        json_t *prof, *oci = NULL, *j = NULL;
+        struct sock_filter *insns = NULL;
+        size_t len = 0, through = 0;
+        bxa_sc_set *s = bxa_sc_set_new();
+        bxa_sc_task t = {.tid = 1, .state = BXA_SC_READ, .nfilters = 1};
+        snprintf(path, sizeof path, "%s/fixtures/seccomp/%s", BOXCERT_SOURCE_DIR, files[i]);
+        prof = json_load_file(path, 0, &je);
+        if (i == 0)
+            oci = json_incref(prof);
+        else if (bx_seccomp_docker_to_oci(prof, "amd64", bx_seccomp_docker_default_caps, 6, 12,
+                                          &oci, &e) != 0)
+            oci = NULL;
+        ok(oci && bx_seccomp_profile_compile(oci, &insns, &len, NULL, &e) == 0, "%s compiles",
+           files[i]);
+        t.filter[0] = insns;
+        t.len[0] = len;
+        if (insns && bxa_sc_set_add(s, &t, &e) == 0 &&
+            bxa_sc_json(s, NULL, "kernel", NULL, &j, &e) == 0) {
+            const char *abi;
+            json_t *l;
+            json_object_foreach(
+                json_object_get(json_array_get(json_object_get(j, "chains"), 0), "abis"), abi, l)
+            {
+                size_t k, m;
+                json_t *d, *x;
+                json_array_foreach(deny, k, d)
+                {
+                    json_array_foreach(json_object_get(l, "allow"), m, x) through +=
+                        json_equal(x, d);
+                    json_array_foreach(json_object_get(l, "depends"), m, x) through +=
+                        json_equal(x, d);
+                }
+            }
+        }
+        is_int(through, 0, "%s lets none of strict@2's list through on any ABI", files[i]);
+        json_decref(j);
+        bxa_sc_set_free(s);
+        free(insns);
+        json_decref(oci);
+        json_decref(prof);
+    }
+    json_decref(deny);
+}
+
 int main(void)
 {
     bxa_sc_reader self = {0};
@@ -519,5 +595,6 @@ int main(void)
     test_thread();
     test_confined();
     test_meaning();
+    test_defaults_pass_strict();
     return tap_done();
 }
