@@ -86,7 +86,7 @@ static const json_t *programs(const bxp_ev *e, const char *rule, const json_t *w
 /* deny: each syscall named is denied for every argument on every ABI, by every chain. */
 static void eval_deny(const bxp_ev *e, const json_t *want, const json_t *deny)
 {
-    const json_t *sp = programs(e, "containment.seccomp_deny", want), *c, *n;
+    const json_t *sp = programs(e, "containment.seccomp_deny", want), *c, *n, *chains;
     char bad[BXP_MSG_MAX] = "";
     json_t *through;
     size_t i, j, count = 0;
@@ -94,7 +94,8 @@ static void eval_deny(const bxp_ev *e, const json_t *want, const json_t *deny)
     if (!sp)
         return;
     through = json_array();
-    json_array_foreach(json_object_get(sp, "chains"), i, c)
+    chains = json_object_get(sp, "chains"); /* every chain: the weakest decides */
+    json_array_foreach(chains, i, c)
     {
         const char *abi;
         const json_t *lists;
