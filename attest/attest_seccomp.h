@@ -72,6 +72,11 @@ int bxa_sc_fold_proc(bxa_kctx *k, bxa_sc_set *s, const bxa_proc *p, const int64_
  * chains (sandbox_set, or NULL). Caller owns *out. */
 int bxa_sc_json(bxa_sc_set *s, const json_t *oci, const char *served_by, bxa_sc_set *sandbox_set,
                 json_t **out, bx_error *err) BX_WUR;
+/* runsc: containment.seccompPrograms of a sandbox sb: servedBy sentry, chains the OCI
+ * profile's program when the runtime's view rt_seccomp says the sentry enforces it (mode
+ * filter: --oci-seccomp), none otherwise; sandbox the sentry's own chains, read from every
+ * task of sb. Caller owns *out. */
+int bxa_sc_runsc(bxa_kctx *k, const bxa_proc *sb, const json_t *rt_seccomp, json_t **out) BX_WUR;
 /* One chain's meaning: {sha256, tasks, filters, insns, log, abis, otherArch}. */
 json_t *bxa_sc_chain_json(const bx_seccomp_table *t, int64_t tasks, int log);
 

@@ -4,9 +4,12 @@
  * why, and the OCI profile the runtime was given judged against what the kernel enforces. */
 #include "attest_seccomp.h"
 
+#include <dirent.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 typedef struct {
     unsigned char sha[32];
@@ -420,5 +423,105 @@ out:
             bx_seccomp_table_free(tabs[i]);
     free(tabs);
     bx_seccomp_table_free(pt);
+    return rc;
+}
+
+/* ---- runsc --------------------------------------------------------------------------------- */
+
+/* Every task of p (its task folder listed here) read into s. */
+static int fold_all_tasks(bxa_kctx *k, bxa_sc_set *s, const bxa_proc *p)
+{
+    int tfd = openat(p->dfd, "task", O_RDONLY | O_DIRECTORY | O_CLOEXEC), dfd;
+    DIR *d = NULL;
+    struct dirent *de;
+    int64_t *tids = NULL;
+    char **bufs = NULL;
+    size_t n = 0, cap = 0, len;
+    int rc = 0;
+
+    if (tfd < 0)
+        return 0; /* gone: the sandbox's own reading stops the collection */
+    if ((dfd = dup(tfd)) < 0 || !(d = fdopendir(dfd))) {
+        if (dfd >= 0)
+            close(dfd);
+        close(tfd);
+        return bx_error_errno(k->err, BX_EIO, "task", "cannot list");
+    }
+    while (rc == 0 && (de = readdir(d)) != NULL) {
+        char *end, path[48];
+        long long tid = strtoll(de->d_name, &end, 10);
+        if (*end || tid <= 0)
+            continue;
+        if (n == cap) {
+            int64_t *nt = realloc(tids, (cap = cap ? cap * 2 : 64) * sizeof *nt);
+            char **nb = nt ? realloc(bufs, cap * sizeof *nb) : NULL;
+            if (nt)
+                tids = nt;
+            if (!nb) {
+                rc = bxa_oom(k->err);
+                break;
+            }
+            bufs = nb;
+        }
+        snprintf(path, sizeof path, "%lld/status", tid);
+        rc = bxa_read_at(tfd, path, BXA_PROC_FILE_MAX, &bufs[n], &len, k->err);
+        if (rc == BX_ENOTFOUND) {
+            rc = 0;
+            continue;
+        }
+        if (rc == 0)
+            tids[n++] = tid;
+    }
+    closedir(d);
+    close(tfd);
+    if (rc == 0)
+        rc = bxa_sc_fold_proc(k, s, p, tids, bufs, n);
+    for (size_t i = 0; i < n; i++)
+        free(bufs[i]);
+    free(bufs);
+    free(tids);
+    return rc;
+}
+
+int bxa_sc_runsc(bxa_kctx *k, const bxa_proc *sb, const json_t *rt_seccomp, json_t **out)
+{
+    bxa_sc_set *sentry = bxa_sc_set_new(), *work = bxa_sc_set_new();
+    const json_t *oci = json_object_get(json_object_get(k->spec_json, "linux"), "seccomp");
+    const char *mode = json_string_value(json_object_get(rt_seccomp, "mode"));
+    struct sock_filter *insns = NULL;
+    size_t len = 0;
+    bx_error perr = {0};
+    int rc;
+
+    *out = NULL;
+    if (!sentry || !work) {
+        rc = bxa_oom(k->err);
+        goto out;
+    }
+    if ((rc = fold_all_tasks(k, sentry, sb)) != 0)
+        goto out;
+    /* the workload's filter is the profile, enforced by the sentry only with --oci-seccomp */
+    if (mode && strcmp(mode, "filter") == 0 && json_is_object(oci) &&
+        bx_seccomp_profile_compile(oci, &insns, &len, NULL, &perr) == 0) {
+        bxa_sc_task t = {.tid = sb->pid, .state = BXA_SC_READ, .nfilters = 1};
+        t.filter[0] = insns;
+        t.len[0] = len;
+        if ((rc = bxa_sc_set_add(work, &t, k->err)) != 0)
+            goto out;
+    } else if (mode && strcmp(mode, "filter") == 0 && json_is_object(oci)) {
+        json_t *u = json_pack("{s:I,s:s}", "tid", (json_int_t)sb->pid, "reason",
+                              "the OCI profile the sentry enforces could not be compiled");
+        if (!u || json_array_append_new(work->unread, u) != 0) {
+            rc = bxa_oom(k->err);
+            goto out;
+        }
+    }
+    work->reader = sentry->reader;
+    rc = bxa_sc_json(work, mode && strcmp(mode, "filter") == 0 ? oci : NULL, "sentry", sentry,
+                     out, k->err);
+out:
+    free(insns);
+    bxa_sc_set_free(sentry);
+    bxa_sc_set_free(work);
     return rc;
 }
