@@ -69,14 +69,20 @@ int bxa_sc_fold_proc(bxa_kctx *k, bxa_sc_set *s, const bxa_proc *p, const int64_
 /* containment.seccompPrograms: servedBy ("kernel", "sentry"), the chains with their
  * meaning, the tasks' counts, those unread, the evaluation of the OCI profile oci (the
  * spec's linux.seccomp, or NULL) against them, and, for runsc, sandbox: the sentry's own
- * chains (sandbox_set, or NULL). Caller owns *out. */
+ * chains (sandbox_set, or NULL); workload, when given, is one more chain (runsc: the profile's
+ * rules the sentry enforces). The profile is judged by its rules (bxa_sc_rules_table), never
+ * compiled. Caller owns *out. */
 int bxa_sc_json(bxa_sc_set *s, const json_t *oci, const char *served_by, bxa_sc_set *sandbox_set,
-                json_t **out, bx_error *err) BX_WUR;
+                const bx_seccomp_table *workload, json_t **out, bx_error *err) BX_WUR;
 /* runsc: containment.seccompPrograms of a sandbox sb: servedBy sentry, chains the OCI
  * profile's program when the runtime's view rt_seccomp says the sentry enforces it (mode
  * filter: --oci-seccomp), none otherwise; sandbox the sentry's own chains, read from every
  * task of sb. Caller owns *out. */
 int bxa_sc_runsc(bxa_kctx *k, const bxa_proc *sb, const json_t *rt_seccomp, json_t **out) BX_WUR;
+/* The verdicts of an OCI profile (linux.seccomp) from its rules, without compiling it
+ * (seccomp_rules.c); sha256 zero, filters and insns 0. BX_EINVAL for an action it does not
+ * know. Caller owns *out (bx_seccomp_table_free). */
+int bxa_sc_rules_table(const json_t *oci, bx_seccomp_table **out, bx_error *err) BX_WUR;
 /* One chain's meaning: {sha256, tasks, filters, insns, log, abis, otherArch}. */
 json_t *bxa_sc_chain_json(const bx_seccomp_table *t, int64_t tasks, int log);
 

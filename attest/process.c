@@ -960,7 +960,7 @@ int bxa_kernel_processes(bxa_kctx *k, bxa_proc *init)
         json_t *sc = NULL;
         if ((rc = bxa_sc_json(w->sc, json_object_get(json_object_get(k->spec_json, "linux"),
                                                      "seccomp"),
-                              "kernel", NULL, &sc, k->err)) != 0)
+                              "kernel", NULL, NULL, &sc, k->err)) != 0)
             goto out;
         if (json_object_set_new(view, "seccompPrograms", settled ? sc : json_null()) != 0) {
             rc = bxa_oom(k->err);

@@ -345,7 +345,7 @@ out:
 }
 
 int bxa_sc_json(bxa_sc_set *s, const json_t *oci, const char *served_by, bxa_sc_set *sandbox_set,
-                json_t **out, bx_error *err)
+                const bx_seccomp_table *workload, json_t **out, bx_error *err)
 {
     json_t *o = NULL, *chains = NULL, *profile = json_null(), *sandbox = json_null();
     json_t *unread = json_deep_copy(s->unread);
@@ -362,21 +362,22 @@ int bxa_sc_json(bxa_sc_set *s, const json_t *oci, const char *served_by, bxa_sc_
         goto out;
     if (oci && json_is_object(oci)) {
         json_t *looser = json_array();
-        char hex[65], jcs[65];
+        char hex[1], jcs[65];
         if (!looser) {
             rc = bxa_oom(err);
             goto out;
         }
         bx_error perr = {0};
+        (void)hex;
         if ((rc = bx_jcs_sha256_hex(oci, jcs, err)) != 0) {
             json_decref(looser);
             goto out;
         }
-        /* a profile libseccomp cannot compile is recorded, not judged */
-        if (bx_seccomp_profile_eval(oci, 0, &pt, &perr) != 0) {
+        /* the profile's verdicts from its rules (seccomp_rules.c): one it cannot read is
+         * recorded, not judged */
+        if (bxa_sc_rules_table(oci, &pt, &perr) != 0) {
             json_decref(looser);
             looser = json_null();
-            hex[0] = '\0';
         } else {
             for (size_t i = 0; i < s->nchains; i++)
                 if (looser_than(tabs[i], pt, looser) != 0) {
@@ -384,11 +385,16 @@ int bxa_sc_json(bxa_sc_set *s, const json_t *oci, const char *served_by, bxa_sc_
                     rc = bxa_oom(err);
                     goto out;
                 }
-            bx_hex_encode(pt->sha256, 32, hex);
         }
         json_decref(profile);
-        profile = json_pack("{s:s,s:s?,s:o}", "sha256", jcs, "program", hex[0] ? hex : NULL,
-                            "looser", looser);
+        profile = json_pack("{s:s,s:o}", "sha256", jcs, "looser", looser);
+    }
+    if (workload) { /* the sentry's workload filter: the profile's rules */
+        json_t *j = bxa_sc_chain_json(workload, 1, 0);
+        if (!j || json_array_append_new(chains, j) != 0) {
+            rc = bxa_oom(err);
+            goto out;
+        }
     }
     if (sandbox_set) {
         json_decref(sandbox);
@@ -488,8 +494,8 @@ int bxa_sc_runsc(bxa_kctx *k, const bxa_proc *sb, const json_t *rt_seccomp, json
     bxa_sc_set *sentry = bxa_sc_set_new(), *work = bxa_sc_set_new();
     const json_t *oci = json_object_get(json_object_get(k->spec_json, "linux"), "seccomp");
     const char *mode = json_string_value(json_object_get(rt_seccomp, "mode"));
-    struct sock_filter *insns = NULL;
-    size_t len = 0;
+    int enforced = mode && strcmp(mode, "filter") == 0 && json_is_object(oci);
+    bx_seccomp_table *wt = NULL;
     bx_error perr = {0};
     int rc;
 
@@ -500,27 +506,26 @@ int bxa_sc_runsc(bxa_kctx *k, const bxa_proc *sb, const json_t *rt_seccomp, json
     }
     if ((rc = fold_all_tasks(k, sentry, sb)) != 0)
         goto out;
-    /* the workload's filter is the profile, enforced by the sentry only with --oci-seccomp */
-    if (mode && strcmp(mode, "filter") == 0 && json_is_object(oci) &&
-        bx_seccomp_profile_compile(oci, &insns, &len, NULL, &perr) == 0) {
-        bxa_sc_task t = {.tid = sb->pid, .state = BXA_SC_READ, .nfilters = 1};
-        t.filter[0] = insns;
-        t.len[0] = len;
-        if ((rc = bxa_sc_set_add(work, &t, k->err)) != 0)
+    /* the workload's filter is the profile, enforced by the sentry (its rules, no classic-BPF
+     * program) only with --oci-seccomp */
+    if (enforced && bxa_sc_rules_table(oci, &wt, &perr) == 0) {
+        char hex[65];
+        if ((rc = bx_jcs_sha256_hex(oci, hex, k->err)) != 0 ||
+            (rc = bx_hex_decode(hex, wt->sha256, 32, k->err)) != 0)
             goto out;
-    } else if (mode && strcmp(mode, "filter") == 0 && json_is_object(oci)) {
+        work->read = 1;
+    } else if (enforced) {
         json_t *u = json_pack("{s:I,s:s}", "tid", (json_int_t)sb->pid, "reason",
-                              "the OCI profile the sentry enforces could not be compiled");
+                              "the OCI profile the sentry enforces could not be read");
         if (!u || json_array_append_new(work->unread, u) != 0) {
             rc = bxa_oom(k->err);
             goto out;
         }
     }
     work->reader = sentry->reader;
-    rc = bxa_sc_json(work, mode && strcmp(mode, "filter") == 0 ? oci : NULL, "sentry", sentry,
-                     out, k->err);
+    rc = bxa_sc_json(work, enforced ? oci : NULL, "sentry", sentry, wt, out, k->err);
 out:
-    free(insns);
+    bx_seccomp_table_free(wt);
     bxa_sc_set_free(sentry);
     bxa_sc_set_free(work);
     return rc;

@@ -627,12 +627,13 @@ static const bx_member m_sc_abi[] = {
 static const bx_member m_sc_chain[] = {
     {"abis", SHAPE(.kind = BX_K_MAP, .fmt = BX_F_NONEMPTY, .item = OBJ(m_sc_abi)), 0, 0, 0,
      "Per ABI of the machine (x86_64, x32, x86; aarch64, arm)."},
-    {"filters", INT(1, 64)},
-    {"insns", INT(1, 32768)},
+    {"filters", INT(0, 64), 0, 0, 0, "0 for the sentry's workload chain (rules, no program)."},
+    {"insns", INT(0, 32768)},
     {"log", BOOL, 0, 0, 0, "A filter of the chain was installed with SECCOMP_FILTER_FLAG_LOG."},
     {"otherArch", STR(BX_F_NONEMPTY), 0, 0, 0, "What a syscall of any other arch value gets."},
     {"sha256", &hex64, 0, 0, 0,
-     "SHA-256 of the chain's canonical bytes (docs/seccomp.md), oldest filter first."},
+     "SHA-256 of the chain's canonical bytes (docs/seccomp.md), oldest filter first; for the "
+     "sentry's workload chain, of the JCS of the OCI profile."},
     {"tasks", INT(0, BX_JSON_MAX_INT), 0, 0, 0, "How many of the session's tasks run it."},
     {0},
 };
@@ -649,9 +650,8 @@ static const bx_member m_sc_looser[] = {
 };
 static const bx_member m_sc_profile[] = {
     {"looser", ARR_N(OBJ(m_sc_looser), BX_O_NONE, 0), 0, 0, 0,
-     "Where a chain the kernel runs lets through what the profile denies; null when the "
-     "profile could not be compiled."},
-    {"program", &hex64_n, 0, 0, 0, "The chain SHA-256 of the profile compiled by libseccomp."},
+     "Where a chain the kernel runs lets through what the profile denies, by the profile's "
+     "rules; null when they could not be read."},
     {"sha256", &hex64, 0, 0, 0, "SHA-256 of the JCS of the OCI spec's linux.seccomp."},
     {0},
 };

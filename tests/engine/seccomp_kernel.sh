@@ -184,7 +184,7 @@ if [ "$(probe i386 i386-getpid)" = ok ]; then
     "('allow', 'deny')" "i386: getpid let through, keyctl denied on the x86 ABI"
   is "$(probe i386 i386-keyctl)" 1 "i386: keyctl through int 0x80 gets EPERM, as the chain says"
 else
-  not_applicable "int 0x80 answers nothing here (no IA32 emulation)" "i386 syscalls"
+  skip_one "int 0x80 answers nothing here (a kernel without IA32 emulation)"
 fi
 
 # -- a session that traces one of its own processes

@@ -38,7 +38,7 @@ typedef struct {
     /* "" unless every failing finding is unknown only because the certificate's predicate
      * version (lacks_version) lacks what the rule reads: then those members, ", "-separated
      * ("containment.sysctls"), for a one-line hint */
-    char lacks[160];
+    char lacks[320];
     unsigned lacks_version;
     /* a misconfiguration of the gate this certificate showed (an --expect-container that is
      * both a prefix of no Id of it and its session's name): the run exits 2; its finding says

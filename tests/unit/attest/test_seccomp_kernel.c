@@ -374,7 +374,7 @@ static void test_thread(void)
         bxa_sc_task_clear(&t);
         check_untouched(pid, tids[i], "a thread");
     }
-    ok_err(bxa_sc_json(s, NULL, "kernel", NULL, &j, &e), &e, "its meaning");
+    ok_err(bxa_sc_json(s, NULL, "kernel", NULL, NULL, &j, &e), &e, "its meaning");
     is_int(json_array_size(json_object_get(j, "chains")), 2, "two chains: the thread added one");
     json_t *c;
     size_t i;
@@ -454,7 +454,7 @@ static void test_meaning(void)
     ok_err(bxa_sc_set_add(s, &t, &e), &e, "one task runs it");
     t.tid = 2;
     ok_err(bxa_sc_set_add(s, &t, &e), &e, "another too");
-    ok_err(bxa_sc_json(s, oci, "kernel", NULL, &j, &e), &e, "meaning");
+    ok_err(bxa_sc_json(s, oci, "kernel", NULL, NULL, &j, &e), &e, "meaning");
     const json_t *c = json_array_get(json_object_get(j, "chains"), 0);
     const json_t *x = json_object_get(json_object_get(c, "abis"), "x86_64");
     is_int(json_array_size(json_object_get(j, "chains")), 1, "one chain");
@@ -475,7 +475,7 @@ static void test_meaning(void)
     t.filter[0] = (struct sock_filter *)allow1;
     t.len[0] = 1;
     ok_err(bxa_sc_set_add(s, &t, &e), &e, "a task runs an allow-all chain");
-    ok_err(bxa_sc_json(s, oci, "kernel", NULL, &j, &e), &e, "meaning");
+    ok_err(bxa_sc_json(s, oci, "kernel", NULL, NULL, &j, &e), &e, "meaning");
     const json_t *loose = json_object_get(json_object_get(j, "profile"), "looser");
     int mount = 0;
     size_t i;
@@ -549,7 +549,7 @@ static void test_defaults_pass_strict(void)
         t.filter[0] = insns;
         t.len[0] = len;
         if (insns && bxa_sc_set_add(s, &t, &e) == 0 &&
-            bxa_sc_json(s, NULL, "kernel", NULL, &j, &e) == 0) {
+            bxa_sc_json(s, NULL, "kernel", NULL, NULL, &j, &e) == 0) {
             const char *abi;
             json_t *l;
             json_object_foreach(
@@ -567,6 +567,27 @@ static void test_defaults_pass_strict(void)
             }
         }
         is_int(through, 0, "%s lets none of strict@2's list through on any ABI", files[i]);
+        {
+            /* the profile's verdicts from its rules agree with the compiled program's where
+             * they say allow or deny (depends is the rules' conservative answer) */
+            bx_seccomp_table *rt = NULL, *ct = NULL;
+            bx_seccomp_prog pr = {insns, len};
+            size_t disagree = 0, decided = 0;
+            ok(oci && bxa_sc_rules_table(oci, &rt, &e) == 0, "%s: its rules read", files[i]);
+            ok(insns && bx_seccomp_eval(&pr, 1, BX_SECCOMP_NOCACHE, &ct, &e) == 0,
+               "%s: its program evaluated", files[i]);
+            for (size_t a = 0; rt && ct && a < BX_SECCOMP_NABI; a++)
+                for (unsigned nr = 0; nr < BX_SECCOMP_NR_COUNT; nr++) {
+                    if (rt->nr[a][nr].verdict == BX_SECCOMP_DEPENDS)
+                        continue;
+                    decided++;
+                    disagree += rt->nr[a][nr].verdict != ct->nr[a][nr].verdict;
+                }
+            is_int(disagree, 0, "%s: rules and program agree on all %zu decided entries", files[i],
+                   decided);
+            bx_seccomp_table_free(rt);
+            bx_seccomp_table_free(ct);
+        }
         json_decref(j);
         bxa_sc_set_free(s);
         free(insns);
