@@ -5,6 +5,7 @@
 #include "attest_seccomp.h"
 
 #include <dirent.h>
+#include <stdarg.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,12 +26,14 @@ struct bxa_sc_set {
     size_t nchains;
     int64_t none, strict, read, gone;
     json_t *unread; /* [{tid, reason}] */
+    json_t *kept;   /* the filters kept as evidence, by name */
 };
 
 bxa_sc_set *bxa_sc_set_new(void)
 {
     bxa_sc_set *s = calloc(1, sizeof *s);
-    if (s && !(s->unread = json_array())) {
+    if (s && (!(s->unread = json_array()) || !(s->kept = json_object()))) {
+        json_decref(s->unread);
         free(s);
         return NULL;
     }
@@ -52,6 +55,7 @@ void bxa_sc_set_free(bxa_sc_set *s)
         chain_free(&s->chains[i]);
     free(s->chains);
     json_decref(s->unread);
+    json_decref(s->kept);
     free(s);
 }
 
@@ -121,6 +125,19 @@ int bxa_sc_set_add(bxa_sc_set *s, const bxa_sc_task *t, bx_error *err)
     return 0;
 }
 
+__attribute__((format(printf, 4, 5))) static void lappend(char *line, size_t cap, size_t *l,
+                                                           const char *fmt, ...)
+{
+    va_list ap;
+    int n;
+    if (*l + 1 >= cap)
+        return;
+    va_start(ap, fmt);
+    n = vsnprintf(line + *l, cap - *l, fmt, ap);
+    va_end(ap);
+    *l = n < 0 ? *l : *l + (size_t)n >= cap ? cap - 1 : *l + (size_t)n;
+}
+
 static const char *state_name(int state)
 {
     static const char *const names[] = {"pending", "read", "none", "strict", "unread", "gone"};
@@ -149,40 +166,43 @@ int bxa_sc_fold_proc(bxa_kctx *k, bxa_sc_set *s, const bxa_proc *p, const int64_
     for (size_t i = 0; rc == 0 && i < n; i++) {
         const bxa_sc_task *t = &tasks[i];
         char line[400];
-        int l;
+        size_t l = 0;
         if ((rc = bxa_sc_set_add(s, t, k->err)) != 0)
             break;
-        l = snprintf(line, sizeof line, "%lld %s", (long long)t->tid, state_name(t->state));
+        lappend(line, sizeof line, &l, "%lld %s", (long long)t->tid, state_name(t->state));
         for (size_t f = 0; f < t->nfilters && t->state == BXA_SC_READ; f++) {
             unsigned char sha[32];
             bx_sha256(t->filter[f], t->len[f] * sizeof *t->filter[f], sha);
             bx_hex_encode(sha, 32, hex);
-            l += snprintf(line + l, sizeof line - (size_t)l, " %.12s", hex);
-            snprintf(name, sizeof name, "seccomp/%s", hex);
-            /* one file per distinct filter: a name kept twice is refused */
-            if (bxa_evidence_add(k->ev, BXA_EV_KERNEL, name, t->filter[f],
-                                 t->len[f] * sizeof *t->filter[f], k->err) != 0)
-                k->err->code = 0;
+            lappend(line, sizeof line, &l, " %.12s", hex);
             if (t->flags[f])
-                l += snprintf(line + l, sizeof line - (size_t)l, "/%llx",
-                              (unsigned long long)t->flags[f]);
-            if (l >= (int)sizeof line)
-                l = (int)sizeof line - 1;
+                lappend(line, sizeof line, &l, "/%llx", (unsigned long long)t->flags[f]);
+            snprintf(name, sizeof name, "seccomp/%s", hex);
+            /* one file per distinct filter */
+            if (!json_object_get(s->kept, name)) {
+                if ((rc = bxa_evidence_add(k->ev, BXA_EV_KERNEL, name, t->filter[f],
+                                           t->len[f] * sizeof *t->filter[f], k->err)) != 0)
+                    break;
+                if (json_object_set_new(s->kept, name, json_true()) != 0) {
+                    rc = bxa_oom(k->err);
+                    break;
+                }
+            }
         }
+        if (rc != 0)
+            break;
         if (t->state == BXA_SC_UNREAD)
-            l += snprintf(line + l, sizeof line - (size_t)l, " %s", t->why);
-        if (l >= (int)sizeof line)
-            l = (int)sizeof line - 1;
-        if (len + (size_t)l + 2 > cap) {
-            char *nb = realloc(lines, cap = (len + (size_t)l + 2) * 2);
+            lappend(line, sizeof line, &l, " %s", t->why);
+        if (len + l + 2 > cap) {
+            char *nb = realloc(lines, cap = (len + l + 2) * 2);
             if (!nb) {
                 rc = bxa_oom(k->err);
                 break;
             }
             lines = nb;
         }
-        memcpy(lines + len, line, (size_t)l);
-        len += (size_t)l;
+        memcpy(lines + len, line, l);
+        len += l;
         lines[len++] = '\n';
     }
     if (rc == 0 && len)
