@@ -200,8 +200,10 @@ ok "trace: its tasks run on" untouched trace
 # -- runsc
 is "$(q runsc "sp['servedBy'], len(sp['chains']), len(sp['sandbox']) >= 1, sp['profile']['looser']")" \
   "('sentry', 1, True, [])" "runsc --oci-seccomp: the workload's chain is the profile's, the sentry's own filter recorded"
-is "$(q runsc "sp['chains'][0]['sha256'] == sp['profile']['program']")" True \
-  "runsc --oci-seccomp: the workload's chain is the OCI profile compiled"
+is "$(q runsc "sp['chains'][0]['sha256'] == sp['profile']['sha256'] == c['seccomp']['profileSha256'], sp['chains'][0]['filters']")" \
+  "(True, 0)" "runsc --oci-seccomp: the workload's chain is the OCI profile's rules (no program)"
+is "$(q runsc "x(sp['chains'][0], 'x86_64', 'mount'), x(sp['chains'][0], 'x86_64', 'read')")" \
+  "('deny', 'allow')" "runsc --oci-seccomp: the profile's meaning (mount denied, read let through)"
 is "$(q runsc "all(ch['tasks'] >= 1 for ch in sp['sandbox'])")" True "runsc: the sentry's tasks counted"
 if [ $have_plain_runsc = 1 ]; then
   is "$(q runsc-plain "sp['servedBy'], sp['chains'], c['seccomp']['mode']")" "('sentry', [], 'disabled')" \
