@@ -233,7 +233,11 @@ static int read_one(bxa_sc_reader *r, bxa_sc_task *t)
             sched_yield();
         }
     }
-    if (w < 0 || WIFEXITED(st) || WIFSIGNALED(st)) {
+    if (w < 0) { /* cannot wait for it: only the helper's end detaches it */
+        task_fail(t, BXA_SC_UNREAD, "waitpid: %s", strerror(errno));
+        return 1;
+    }
+    if (WIFEXITED(st) || WIFSIGNALED(st)) {
         t->state = BXA_SC_GONE; /* it exited while we waited: nothing to detach */
         return 0;
     }

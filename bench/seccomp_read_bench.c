@@ -78,7 +78,7 @@ int main(int argc, char **argv)
     long pid = argc > 1 ? atol(argv[1]) : 0;
     int iters = argc > 2 ? atoi(argv[2]) : 50;
     double *ms = calloc((size_t)(iters > 0 ? iters : 1), sizeof *ms);
-    int64_t stopped_max = 0, stopped_total = 0, tasks_read = 0;
+    int64_t stopped_max = 0, stopped_total = 0, tasks_read = 0, wait_total = 0;
     size_t ntasks = 0;
 
     if (pid <= 0 || iters <= 0 || !ms) {
@@ -120,6 +120,7 @@ int main(int argc, char **argv)
         if (r->stopped_us_max > stopped_max)
             stopped_max = r->stopped_us_max;
         stopped_total += r->stopped_us_total;
+        wait_total += r->wait_us_total;
         ntasks = n;
         json_decref(j);
         for (size_t k = 0; k < n; k++) {
@@ -131,10 +132,11 @@ int main(int argc, char **argv)
     }
     qsort(ms, (size_t)iters, sizeof *ms, cmp_d);
     printf("{\"tasks\": %zu, \"tasksRead\": %.1f, \"iterations\": %d, \"medianMs\": %.3f, "
-           "\"maxMs\": %.3f, \"stoppedMaxUs\": %lld, \"stoppedMeanUs\": %.1f}\n",
+           "\"maxMs\": %.3f, \"stoppedMaxUs\": %lld, \"stoppedMeanUs\": %.1f, \"waitMeanUs\": %.1f}\n",
            ntasks, (double)tasks_read / iters, iters, ms[iters / 2], ms[iters - 1],
            (long long)stopped_max,
-           tasks_read ? (double)stopped_total / (double)tasks_read : 0.0);
+           tasks_read ? (double)stopped_total / (double)tasks_read : 0.0,
+           tasks_read ? (double)wait_total / (double)tasks_read : 0.0);
     free(ms);
     return 0;
 }
