@@ -156,7 +156,8 @@ static void read_chain(bxa_sc_task *t)
                       n < 0 ? strerror(errno) : "longer than 4096 instructions");
             return;
         }
-        if (!(f = malloc((size_t)n * sizeof *f))) {
+        /* zeroed: valgrind does not know the kernel writes it */
+        if (!(f = calloc((size_t)n, sizeof *f))) {
             task_fail(t, BXA_SC_UNREAD, "out of memory");
             return;
         }
