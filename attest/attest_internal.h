@@ -530,6 +530,7 @@ typedef struct bxa_weakest {
     signed char hobj_reach[BXA_HOSTOBJ_MAX];
     json_t *hobj_via, *hobj_types, *hobj_uninspected, *hobj_mounts;
     bxa_aa *aa;          /* apparmor.c: every task's label */
+    struct bxa_sc_set *sc; /* the tasks' seccomp chains (attest_seccomp.h) */
 } bxa_weakest;
 
 /* apparmor.c: task tid of process p's label folded into w (a label not readable makes

@@ -159,6 +159,7 @@ static int b_containment(bxa_pctx *x, json_t **out)
         {"sysctls", bxa_build_sysctls},       {"processes", bxa_build_null},
         {"systemPaths", bxa_build_null},      {"descriptors", bxa_build_null},
         {"hostObjects", bxa_build_null},
+        {"seccompPrograms", bxa_build_null},
     };
     json_t *ct = json_object(), *v;
     int rc = ct ? 0 : bxa_oom(x->err);

@@ -17,6 +17,7 @@
  * against the session's, its descriptors (descriptors.c); per mount namespace its
  * mountinfo (surface.c, syspaths.c); per network namespace its interfaces. */
 #include "attest_internal.h"
+#include "attest_seccomp.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -238,6 +239,7 @@ void bxa_weakest_free(bxa_weakest *w)
         free(w->mntns[i].mount_ids);
     free(w->pids);
     bxa_aa_free(w->aa);
+    bxa_sc_set_free(w->sc);
     free(w);
 }
 
@@ -272,9 +274,10 @@ bxa_weakest *bxa_weakest_new(void)
     w->hobj_uninspected = json_array();
     w->hobj_mounts = json_array();
     w->pids = calloc(BXA_PIDS_MAX, sizeof *w->pids);
+    w->sc = bxa_sc_set_new();
     if (!w->surface || !w->interfaces || !w->mounts_ro || !w->outside || !w->descriptors ||
         !w->ns_fds || !w->masks || !w->pids || !w->hobj_types || !w->hobj_uninspected ||
-        !w->hobj_mounts) {
+        !w->hobj_mounts || !w->sc) {
         bxa_weakest_free(w);
         return NULL;
     }
@@ -440,6 +443,27 @@ int bxa_fold_tasks(bxa_kctx *k, bxa_weakest *w, bxa_proc *p)
     return rc;
 }
 
+/* Every task's seccomp chain (seccomp_kernel.c), read after its status. */
+static int fold_seccomp(bxa_kctx *k, bxa_weakest *w, bxa_proc *p, task_status *t, size_t n)
+{
+    int64_t *tids = calloc(n ? n : 1, sizeof *tids);
+    char **bufs = calloc(n ? n : 1, sizeof *bufs);
+    int rc;
+
+    if (!tids || !bufs) {
+        rc = bxa_oom(k->err);
+    } else {
+        for (size_t i = 0; i < n; i++) {
+            tids[i] = t[i].tid;
+            bufs[i] = t[i].buf;
+        }
+        rc = bxa_sc_fold_proc(k, w->sc, p, tids, bufs, n);
+    }
+    free(tids);
+    free(bufs);
+    return rc;
+}
+
 /* Read one process: every task's status; mountinfo and net/dev once per mount and network
  * namespace, uid_map and gid_map once per user namespace; its descriptors. */
 static int read_proc(bxa_kctx *k, bxa_weakest *w, bxa_proc *p, int is_init)
@@ -499,6 +523,8 @@ static int read_proc(bxa_kctx *k, bxa_weakest *w, bxa_proc *p, int is_init)
         if ((rc = bxa_aa_task(k, w, p, tasks[i].tid)) != 0)
             goto out;
     }
+    if ((rc = fold_seccomp(k, w, p, tasks, nt)) != 0)
+        goto out;
     w->n++;
     if (w->npids < BXA_PIDS_MAX)
         w->pids[w->npids++] = p->pid;
@@ -961,6 +987,19 @@ int bxa_kernel_processes(bxa_kctx *k, bxa_proc *init)
             goto out;
         json_object_set_new(dev, "nodes", nodes);
         nodes = NULL;
+    }
+    {
+        json_t *sc = NULL;
+        if ((rc = bxa_sc_json(w->sc, json_object_get(json_object_get(k->spec_json, "linux"),
+                                                     "seccomp"),
+                              "kernel", NULL, NULL, &sc, k->err)) != 0)
+            goto out;
+        if (json_object_set_new(view, "seccompPrograms", settled ? sc : json_null()) != 0) {
+            rc = bxa_oom(k->err);
+            goto out;
+        }
+        if (!settled)
+            json_decref(sc);
     }
     if (!settled && (rc = unsettled(k, view)) != 0)
         goto out;

@@ -835,6 +835,28 @@ static void kernel_only(rctx *x, const char *a, const char *label)
     source(x, label, x->v->runtime ? S_RUNTIME : S_KERNEL);
 }
 
+/* The chains the kernel enforces: a discrepancy when tasks run different chains (the
+ * policy counts the weakest) and when a chain lets through what the OCI profile denies. */
+static void seccomp_programs(rctx *x)
+{
+    const json_t *sp = json_object_get(x->v->kernel, "seccompPrograms");
+    const json_t *chains = json_object_get(sp, "chains");
+    const json_t *looser = json_object_get(json_object_get(sp, "profile"), "looser");
+
+    kernel_only(x, "seccompPrograms", "seccompPrograms");
+    if (json_array_size(chains) > 1) {
+        json_t *vals[S_COUNT] = {NULL, NULL, NULL, (json_t *)chains};
+        note(x, "containment.seccompPrograms.chains", vals, chains,
+             "kernel: the session's tasks run different seccomp chains (the weakest counts)");
+    }
+    if (json_array_size(looser)) {
+        json_t *vals[S_COUNT] = {NULL, (json_t *)json_object_get(sp, "profile"), NULL,
+                                 (json_t *)looser};
+        note(x, "containment.seccompPrograms.profile", vals, looser,
+             "kernel: a seccomp chain lets through what the OCI profile denies");
+    }
+}
+
 static void processes(rctx *x)
 {
     static const char *const ctl[] = {"memory", "pids"};
@@ -850,6 +872,7 @@ static void processes(rctx *x)
     kernel_only(x, "systemPaths", "systemPaths");
     kernel_only(x, "descriptors", "descriptors");
     kernel_only(x, "hostObjects", "hostObjects");
+    seccomp_programs(x);
     if (json_is_object(json_object_get(x->c, "devices")) &&
         json_object_get(json_object_get(x->c, "devices"), "nodes") &&
         json_object_get(json_object_get(x->v->kernel, "devices"), "nodes")) {

@@ -5,6 +5,7 @@
  * and the cgroup's limits when the sandbox is in the session's cgroup. The workload runs
  * inside the sentry: nothing of it is read through the host's /proc. */
 #include "attest_internal.h"
+#include "attest_seccomp.h"
 
 #include <fcntl.h>
 
@@ -374,6 +375,15 @@ int bxa_runsc_sandbox(bxa_kctx *k, bxa_proc *sb, int in_cgroup)
                 goto out;
         }
         if (json_object_set_new(view, "hostObjects", ho) != 0) {
+            rc = bxa_oom(k->err);
+            goto out;
+        }
+    }
+    {
+        json_t *sc = NULL;
+        if ((rc = bxa_sc_runsc(k, sb, json_object_get(rt, "seccomp"), &sc)) != 0)
+            goto out;
+        if (json_object_set_new(view, "seccompPrograms", sc) != 0) {
             rc = bxa_oom(k->err);
             goto out;
         }

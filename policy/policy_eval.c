@@ -489,7 +489,7 @@ static void eval_seccomp(const bxp_ev *e)
     int pinned = 0;
     size_t i;
 
-    if (!pol(e, "containment.seccomp"))
+    if (!allow) /* seccomp: {deny, programs} alone judges by meaning (policy_seccomp.c) */
         return;
     bxp_join(allow, a, sizeof a);
     json_array_foreach(allow, i, v) pinned |= strncmp(json_string_value(v), "sha256:", 7) == 0;
@@ -1290,6 +1290,12 @@ static void eval_host_objects(const bxp_ev *e)
                 "none of %zu host object(s) reachable, no mount of a forbidden type", nobj);
 }
 
+void bxp_not_carried(const bxp_ev *e, const char *rule, const char *member, const json_t *want,
+                     const char *what)
+{
+    not_carried(e, rule, member, want, what);
+}
+
 /* networkFromKernel: the network was judged by the kernel's links (network.links, v2: read
  * over netlink in the session's network namespace), not by the engine's word alone. */
 static void eval_network_kernel(const bxp_ev *e)
@@ -1549,6 +1555,7 @@ int bx_policy_eval_ex(const bx_policy *p, const json_t *statement, const bx_eval
     eval_caps(&e);
     eval_bool(&e, 1);
     eval_seccomp(&e);
+    bxp_eval_seccomp_programs(&e);
     eval_lsm(&e, "containment.apparmor", "containment.apparmor", "apparmor", "profile", "AppArmor");
     eval_lsm(&e, "containment.selinux", "containment.selinux", "selinux", "label", "SELinux");
     eval_bool(&e, 2);

@@ -107,6 +107,12 @@ void bxp_add(const bxp_ev *e, const char *rule, const char *status, json_t *expe
              json_t *observed, const char *fmt, ...) BX_FMT(6, 7);
 void bxp_cis(const bxp_ev *e, const char *id, const char *status, json_t *expected,
              json_t *observed, const char *fmt, ...) BX_FMT(6, 7);
+/* A finding "unknown" for a rule whose member the statement lacks: "not in predicate vN"
+ * when its version does not carry member, else "not observed". */
+void bxp_not_carried(const bxp_ev *e, const char *rule, const char *member, const json_t *want,
+                     const char *what);
+/* containment.seccomp.deny and .programs, on containment.seccompPrograms (policy_seccomp.c). */
+void bxp_eval_seccomp_programs(const bxp_ev *e);
 /* The CIS Docker Benchmark 1.6 checks, when the policy selects the benchmark. */
 void bxp_eval_cis(const bxp_ev *e);
 /* containment.restart (id NULL) or CIS 5.15 (id "5.15"): at most max restarts. */

@@ -114,6 +114,16 @@ static int check_seccomp(const char *s, char *why, size_t n)
     return -1;
 }
 
+/* A syscall name as libseccomp spells it: [a-z0-9_], 1 to 64 bytes. */
+static int check_syscall(const char *s, char *why, size_t n)
+{
+    size_t len = strspn(s, "abcdefghijklmnopqrstuvwxyz0123456789_");
+    if (len && len <= 64 && s[len] == '\0')
+        return 0;
+    snprintf(why, n, "want a syscall name: lowercase letters, digits and _");
+    return -1;
+}
+
 /* A built-in profile, by name (the latest) or name@version. */
 static int check_profile(const char *s, char *why, size_t n)
 {
@@ -199,6 +209,8 @@ static const bx_member capabilities_members[] = {
 
 static const bx_member seccomp_members[] = {
     {"allow", SET(WORD_CHECK(check_seccomp))},
+    {"deny", SET(WORD_CHECK(check_syscall))},
+    {"programs", SET(WORD_CHECK(check_pin))},
     {0},
 };
 

@@ -637,6 +637,84 @@ static const bx_member m_syspaths[] = {
     {0},
 };
 
+/* seccompPrograms (v2): the seccomp programs the kernel enforces, read from every task */
+static const char *const e_sc_verdict[] = {"allow", "depends", NULL};
+static const bx_shape sc_names = {.kind = BX_K_ARRAY,
+                                  .item = STR(BX_F_NONEMPTY),
+                                  .order = BX_O_STRING,
+                                  .unique = 1,
+                                  .doc = "Syscall names as libseccomp resolves them; the numbers "
+                                         "it does not know as runs #A or #A-B; sorted."};
+static const bx_member m_sc_abi[] = {
+    {"allow", &sc_names, 0, 0, 0,
+     "Every number 0..1023 let through for every argument; those in neither list are denied."},
+    {"beyond", STR(BX_F_NONEMPTY), 0, 0, 0,
+     "What every number past the table (1024 and up, -1 too) gets: a return value such as "
+     "errno(1) when they all get it, else allow, deny or depends."},
+    {"depends", &sc_names, 0, 0, 0, "Let through for some arguments only."},
+    {0},
+};
+static const bx_member m_sc_chain[] = {
+    {"abis", SHAPE(.kind = BX_K_MAP, .fmt = BX_F_NONEMPTY, .item = OBJ(m_sc_abi)), 0, 0, 0,
+     "Per ABI of the machine (x86_64, x32, x86; aarch64, arm)."},
+    {"filters", INT(0, 64), 0, 0, 0, "0 for the sentry's workload chain (rules, no program)."},
+    {"insns", INT(0, 32768)},
+    {"log", BOOL, 0, 0, 0, "A filter of the chain was installed with SECCOMP_FILTER_FLAG_LOG."},
+    {"otherArch", STR(BX_F_NONEMPTY), 0, 0, 0, "What a syscall of any other arch value gets."},
+    {"sha256", &hex64, 0, 0, 0,
+     "SHA-256 of the chain's canonical bytes (docs/seccomp.md), oldest filter first; for the "
+     "sentry's workload chain, of the JCS of the OCI profile."},
+    {"tasks", INT(0, BX_JSON_MAX_INT), 0, 0, 0, "How many of the session's tasks run it."},
+    {0},
+};
+static const bx_member m_sc_unread[] = {
+    {"reason", STR(BX_F_NONEMPTY)},
+    {"tid", INT(1, BX_JSON_MAX_INT)},
+    {0},
+};
+static const bx_member m_sc_looser[] = {
+    {"abi", STR(BX_F_NONEMPTY)},
+    {"kernel", ENUM(e_sc_verdict)},
+    {"syscall", STR(BX_F_NONEMPTY)},
+    {0},
+};
+static const bx_member m_sc_profile[] = {
+    {"looser", ARR_N(OBJ(m_sc_looser), BX_O_NONE, 0), 0, 0, 0,
+     "Where a chain the kernel runs lets through what the profile denies, by the profile's "
+     "rules; null when they could not be read."},
+    {"sha256", &hex64, 0, 0, 0, "SHA-256 of the JCS of the OCI spec's linux.seccomp."},
+    {0},
+};
+static const bx_member m_sc_reader[] = {
+    {"capSysAdmin", BOOL},
+    {"initialUserNamespace", BOOL},
+    {"seccomp", BOOL, 0, 0, 0, "The collector itself runs under seccomp."},
+    {0},
+};
+static const bx_member m_sc_tasks[] = {
+    {"filter", INT(0, BX_JSON_MAX_INT), 0, 0, 0, "Tasks whose chain was read."},
+    {"none", INT(0, BX_JSON_MAX_INT), 0, 0, 0, "Tasks without seccomp."},
+    {"strict", INT(0, BX_JSON_MAX_INT), 0, 0, 0, "Tasks in strict mode."},
+    {"unread", INT(0, BX_JSON_MAX_INT), 0, 0, 0, "Tasks in filter mode not read."},
+    {0},
+};
+static const bx_member m_sc_programs[] = {
+    {"chains", ARR_N(OBJ(m_sc_chain), BX_O_NONE, 0), 0, 0, 0,
+     "Each distinct chain, sorted by sha256; null when the collector could not read any (why)."},
+    {"profile", OBJ_N(m_sc_profile), 0, 0, 0,
+     "The OCI profile the runtime was given, judged against the chains; null without one."},
+    {"reader", OBJ(m_sc_reader), 0, 0, 0, "The collector's own confinement."},
+    {"sandbox", ARR_N(OBJ(m_sc_chain), BX_O_NONE, 0), 0, 0, 0,
+     "runsc: the sentry's own host filter (its tasks' chains); null otherwise."},
+    {"servedBy", ENUM(e_served), 0, 0, 0,
+     "kernel: the chains are the session's tasks'; sentry: the workload's filter is the OCI "
+     "profile the sentry enforces (--oci-seccomp), chains the profile's program."},
+    {"tasks", OBJ(m_sc_tasks)},
+    {"unread", ARR(OBJ(m_sc_unread), BX_O_NONE, 0), 0, 0, 0, "Sorted by tid."},
+    {"why", STR_N(BX_F_NONEMPTY), 0, 0, 0, "Why chains is null."},
+    {0},
+};
+
 /* descriptors (v2): open descriptors of the session's processes that reach outside it */
 static const char *const e_desc_kind[] = {"engine-socket", "host-device", "host-directory",
                                           "host-file", "namespace", NULL};
@@ -982,6 +1060,10 @@ const bx_containment_row bx_containment[] = {
      bxs_cmp_sysctls, BX_SRC_ENGINE | BX_SRC_SPEC | BX_SRC_KERNEL, FACTS({"", "sysctls"}),
      "The namespaced sysctls the session was given: by name, every one the engine set and the "
      "watched ones (docs/collector.md), each with the engine's value and the kernel's."},
+    {"seccompPrograms", OBJ_N(m_sc_programs), 2, 0, NULL, NULL, BX_SRC_KERNEL | BX_SRC_RUNTIME,
+     FACTS({"", "seccompPrograms"}),
+     "The seccomp programs the kernel enforces on the session's tasks and what they let "
+     "through; null without a kernel or runtime view."},
     {0},
 };
 

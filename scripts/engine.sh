@@ -87,7 +87,7 @@ start_dockerd() {
     rm -f "$SOCK"
   fi
   cat >"$STATE/daemon.json" <<JSON
-{"runtimes":{"runsc":{"path":"/usr/bin/runsc","runtimeArgs":["--network=none","--oci-seccomp"]}}}
+{"runtimes":{"runsc":{"path":"/usr/bin/runsc","runtimeArgs":["--network=none","--oci-seccomp"]},"runsc-plain":{"path":"/usr/bin/runsc","runtimeArgs":["--network=none"]}}}
 JSON
   setsid dockerd --containerd="$CONTAINERD_SOCK" --config-file "$STATE/daemon.json" \
     --pidfile "$pidfile" -H "unix://$SOCK" -H "tcp://$TLS_ADDR" \

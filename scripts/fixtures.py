@@ -37,6 +37,7 @@ FIXED = {
     ("evidence", "kernelSha256"): "05352eaf4bc8b02e641bc9ff04684379933c40474de0669578f787a48842b335",
     ("evidence", "ociSpecSha256"): "8978d85f7568a2f6ec3f3ddf43764fc171a3290e7e1146270acb66c12ac7a4f1",
     ("containment", "seccomp", "profileSha256"): "9c1e5b7a2f4d6c8e0a1b3d5f7e9c2a4b6d8f0e1c3a5b7d9f2e4c6a8b0d1f3e5a",
+    ("containment", "seccompPrograms", "profile", "sha256"): "9c1e5b7a2f4d6c8e0a1b3d5f7e9c2a4b6d8f0e1c3a5b7d9f2e4c6a8b0d1f3e5a",
     ("source",): {"dirty": False, "ignored": []},
     # the host fact most hosts have and this one lacks: AppArmor, with Docker's profile
     ("containment", "apparmor"): {"available": True, "profile": "docker-default"},

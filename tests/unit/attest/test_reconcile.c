@@ -438,6 +438,44 @@ static void v2_members(void)
     done(&r);
 }
 
+/* ---- the seccomp programs ----------------------------------------------------------------- */
+
+/* Two chains among the tasks, and one lets through what the profile denies: each a
+ * discrepancy; the kernel's reading is recorded whole. */
+#define SC_CHAIN(sha)                                                                              \
+    "{\"sha256\":\"" sha "\",\"tasks\":1,\"filters\":1,\"insns\":4,\"log\":false,"           \
+    "\"abis\":{},\"otherArch\":\"kill_thread\"}"
+#define SC_KERNEL(chains, looser)                                                                  \
+    "{\"seccompPrograms\":{\"servedBy\":\"kernel\",\"chains\":[" chains "],\"unread\":[],"       \
+    "\"tasks\":{\"filter\":2,\"none\":0,\"strict\":0,\"unread\":0},\"reader\":{\"capSysAdmin\":" \
+    "true,\"initialUserNamespace\":true,\"seccomp\":false},\"why\":null,\"profile\":{\"sha256\":"  \
+    "\"" SHA_A "\",\"program\":null,\"looser\":[" looser "]},\"sandbox\":null}}"
+#define SHA_A "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+#define SHA_B "bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb"
+
+static void seccomp_programs(void)
+{
+    run r = reconcile(NULL, "engine+kernel", NULL, NULL, SC_KERNEL(SC_CHAIN(SHA_A), ""), NULL);
+
+    ok(r.rc == 0, "seccomp programs: reconciled");
+    ok(is_json(at(r.p, "/containment/seccompPrograms/chains/0/sha256"), "\"" SHA_A "\""),
+       "the chains from the kernel");
+    ok(discrepancy(r.p, "containment.seccompPrograms.chains") == NULL &&
+           discrepancy(r.p, "containment.seccompPrograms.profile") == NULL,
+       "one chain, nothing looser: no discrepancy");
+    is_str(src(&r, "seccompPrograms"), "kernel", "seccompPrograms: the kernel's");
+    done(&r);
+    r = reconcile(NULL, "engine+kernel", NULL, NULL,
+                  SC_KERNEL(SC_CHAIN(SHA_A) "," SC_CHAIN(SHA_B),
+                            "{\"abi\":\"x86_64\",\"syscall\":\"mount\",\"kernel\":\"allow\"}"),
+                  NULL);
+    ok(discrepancy(r.p, "containment.seccompPrograms.chains") != NULL,
+       "tasks running different chains: a discrepancy");
+    ok(discrepancy(r.p, "containment.seccompPrograms.profile") != NULL,
+       "a chain looser than the profile: a discrepancy");
+    done(&r);
+}
+
 /* ---- the network by the kernel's links ---------------------------------------------------- */
 
 #define NET_BRIDGE                                                                                 \
@@ -659,6 +697,7 @@ int main(void)
     surface();
     evidence_digests();
     v2_members();
+    seccomp_programs();
     network_links();
     mount_sources();
     json_decref(version);

@@ -22,6 +22,7 @@ static json_t *parse(const char *s)
 #define V1_CONTAINMENT                                                                             \
     "\"sysctls\":null,\"processes\":null,\"systemPaths\":null,\"descriptors\":null,"               \
     "\"hostObjects\":null,"                                                                        \
+    "\"seccompPrograms\":null,"                                                                  \
     "\"devices\":{\"nodes\":null},\"namespaces\":{\"mnt\":null,\"time\":null,\"cgroup\":"          \
     "{\"shared\":null},\"ipc\":{\"shared\":null},\"net\":{\"shared\":null},\"pid\":{\"shared\":"     \
     "null},\"user\":{\"shared\":null},\"uts\":{\"shared\":null}},\"user\":{\"everyUid\":null,"      \
