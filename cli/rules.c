@@ -92,6 +92,15 @@ static const rule_doc rules[] = {
     {"containment.seccomp", "7.0", "Seccomp filter applied",
      "A seccomp filter is on: the engine's default, or a profile pinned by its SHA-256.",
      "Do not run with seccomp=unconfined. " P},
+    {"containment.seccomp_deny", "8.0", "Seccomp denies the listed syscalls, by the kernel",
+     "Every seccomp chain the kernel enforces on the session's tasks (read with ptrace) denies "
+     "each syscall of containment.seccomp.deny for every argument on every ABI, whatever the "
+     "profile is called; a task whose programs could not be read fails.",
+     "Run with the engine's default seccomp profile or a stricter one. " P},
+    {"containment.seccomp_programs", "7.0", "Seccomp programs pinned",
+     "Every seccomp chain the kernel enforces on the session's tasks is one of "
+     "containment.seccomp.programs (by its SHA-256).",
+     "Run with the profile whose chain the policy pins. " P},
     {"containment.apparmor", "6.0", "AppArmor profile applied",
      "An AppArmor profile other than unconfined (n/a on a host without AppArmor).",
      "Do not run with apparmor=unconfined. " P},
