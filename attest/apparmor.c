@@ -37,7 +37,10 @@ void bxa_aa_free(bxa_aa *a)
 
 /* ---- the label, parsed --------------------------------------------------------------------- */
 
-static const char *const modes[] = {"enforce", "complain", "kill", "unconfined", "user", NULL};
+/* "mixed": the kernel's word for a stack whose profiles' modes differ (each profile's own is
+ * then read from securityfs) */
+static const char *const modes[] = {"enforce", "complain", "kill", "unconfined", "user", "mixed",
+                                    NULL};
 
 static int mode_known(const char *m, size_t n)
 {
@@ -193,9 +196,11 @@ static int hex64(const char *s)
     return 1;
 }
 
-/* The loaded profile's hash from securityfs: the folder of policy/[namespaces/NS/]profiles
- * whose name file says name; "" when not found (no securityfs, a hat, hashing off). */
-static void profile_sha(bxa_kctx *k, const char *ns, const char *name, char out[65])
+/* A file of the loaded profile in securityfs (sha256, mode): the folder of
+ * policy/[namespaces/NS/]profiles whose name file says name; "" when not found (no
+ * securityfs, a hat, hashing off). */
+static void profile_file(bxa_kctx *k, const char *ns, const char *name, const char *file,
+                         char *out, size_t outlen)
 {
     char dir[PATH_MAX];
     size_t l;
@@ -224,13 +229,38 @@ static void profile_sha(bxa_kctx *k, const char *ns, const char *name, char out[
                              e->d_name) >= sizeof path ||
             host_file(k, path, v, sizeof v) != 0 || strcmp(v, name) != 0)
             continue;
-        if ((size_t)snprintf(path, sizeof path, "%s/%s/sha256", dir + strlen(prefix(k)),
-                             e->d_name) < sizeof path &&
-            host_file(k, path, v, sizeof v) == 0 && hex64(v))
-            snprintf(out, 65, "%s", v);
+        if ((size_t)snprintf(path, sizeof path, "%s/%s/%s", dir + strlen(prefix(k)), e->d_name,
+                             file) < sizeof path &&
+            host_file(k, path, v, sizeof v) == 0 && strlen(v) < outlen)
+            memcpy(out, v, strlen(v) + 1);
         break;
     }
     closedir(d);
+}
+
+static void profile_sha(bxa_kctx *k, const char *ns, const char *name, char out[65])
+{
+    profile_file(k, ns, name, "sha256", out, 65);
+    if (!hex64(out))
+        out[0] = '\0';
+}
+
+/* "a//&b (mixed)": each profile's own mode from securityfs; -1 when one is not found there
+ * or is not a mode. */
+static int resolve_mixed(bxa_kctx *k, bxa_aa_label *l)
+{
+    for (size_t i = 0; i < l->n; i++) {
+        char m[32];
+        if (strcmp(l->p[i].mode, "mixed") != 0)
+            continue;
+        profile_file(k, l->p[i].ns, l->p[i].name, "mode", m, sizeof m);
+        if (!m[0] || strcmp(m, "mixed") == 0 || !mode_known(m, strlen(m)))
+            return -1;
+        if (strlen(m) >= sizeof l->p[i].mode)
+            return -1;
+        memcpy(l->p[i].mode, m, strlen(m) + 1);
+    }
+    return 0;
 }
 
 /* ---- the session's tasks ------------------------------------------------------------------- */
@@ -272,7 +302,7 @@ int bxa_aa_task(bxa_kctx *k, bxa_weakest *w, bxa_proc *p, int64_t tid)
         snprintf(path, sizeof path, "task/%lld/attr/current", (long long)tid);
         rc = bxa_read_at(p->dfd, path, LABEL_MAX, &buf, &len, &e);
     }
-    if (rc != 0 || bxa_aa_parse_label(buf, len, &l) != 0) {
+    if (rc != 0 || bxa_aa_parse_label(buf, len, &l) != 0 || resolve_mixed(k, &l) != 0) {
         a->unread = 1;
         free(buf);
         return 0;
@@ -334,7 +364,7 @@ int bxa_aa_view(bxa_kctx *k, bxa_weakest *w, json_t *view)
     {
         bxa_aa_label l;
         const char *s = json_string_value(v);
-        if (bxa_aa_parse_label(s, strlen(s), &l) != 0)
+        if (bxa_aa_parse_label(s, strlen(s), &l) != 0 || resolve_mixed(k, &l) != 0)
             continue;
         for (size_t j = 0; j < l.n; j++) {
             char sha[65] = "";
@@ -349,7 +379,7 @@ int bxa_aa_view(bxa_kctx *k, bxa_weakest *w, json_t *view)
             }
             if (dup)
                 continue;
-            if (strcmp(l.p[j].mode, "unconfined") != 0)
+            if (strcmp(l.p[j].name, "unconfined") != 0) /* the pseudo-profile has none */
                 profile_sha(k, l.p[j].ns, l.p[j].name, sha);
             if (json_array_append_new(profiles,
                                       json_pack("{s:s,s:s,s:s,s:o}", "namespace", l.p[j].ns,

@@ -484,7 +484,8 @@ typedef struct {
 } bxa_aa_label;
 typedef struct bxa_aa bxa_aa;
 /* 0, or -1 when buf is not a label the kernel writes (a mode given to each profile: the one
- * written after it or, "a//&b (enforce)", after the last; "unconfined" has its own). */
+ * written after it or, "a//&b (enforce)", after the last; "unconfined" has its own; "mixed"
+ * when the kernel says the stack's modes differ: the caller reads each from securityfs). */
 int bxa_aa_parse_label(const char *buf, size_t len, bxa_aa_label *out);
 /* 1 when some profile of the stack is in enforce or kill mode. */
 int bxa_aa_label_enforced(const bxa_aa_label *l);

@@ -19,7 +19,7 @@ export DOCKER_HOST DOCKER_TLS_VERIFY DOCKER_CERT_PATH
 g() { bash "$TESTHOST" ssh -- "$@"; }   # a command in the guest, as root
 gv() { g "$@" 2>/dev/null | tr -d '\r'; } # its output
 S=bxh-$$                                  # the guest's session names
-trap 'g "docker rm -f $S-runc $S-crun $S-runsc $S-slrunc $S-slcrun >/dev/null 2>&1; systemctl stop $S.slice >/dev/null 2>&1; rm -rf /tmp/$S" >/dev/null 2>&1; rm -rf "$T"' EXIT
+trap 'g "docker rm -f $S-runc $S-crun $S-runsc $S-slrunc $S-slcrun $S-aa-unconfined $S-aa-custom $S-aa-edited $S-aa-complain >/dev/null 2>&1; for p in /tmp/$S/aa/*; do [ -f \$p ] && apparmor_parser -R \$p; done >/dev/null 2>&1; systemctl stop $S.slice >/dev/null 2>&1; rm -rf /tmp/$S" >/dev/null 2>&1; rm -rf "$T"' EXIT
 
 # ---- the kernel and init
 ok "ssh answers as root with the built key" g true
@@ -167,6 +167,24 @@ for r in runc crun runsc; do
   # the limit in force: the smallest pids.max from the session's cgroup up to the root
   is "$(cat "$T/$r.pl")" "$(awk '$2 != "max" {print $2}' "$T/$r.pids" | sort -n | head -n 1)" \
     "$r certificate: resources.pidsLimit is the smallest pids.max on the way up"
+  # AppArmor as the kernel applies it
+  is "$(field "$T/$r.json" predicate.containment.apparmor.kernel.hostEnabled)" true \
+    "$r certificate: apparmor.kernel.hostEnabled true"
+  is "$(field "$T/$r.json" predicate.containment.apparmor.kernel.enforced)" true \
+    "$r certificate: apparmor.kernel.enforced true (every task docker-default, enforce)"
+  # crun on Debian 13 runs under its own profile (unconfined mode) stacked with docker-default:
+  # the kernel writes "(mixed)", each profile's mode is securityfs's
+  want='["docker-default (enforce)"]'; [ $r = crun ] && want='["crun//&docker-default (mixed)"]'
+  is "$(field "$T/$r.json" predicate.containment.apparmor.kernel.labels)" "$want" \
+    "$r certificate: the kernel's labels: $want"
+  /usr/bin/python3 -c 'import json,sys
+c=json.load(open(sys.argv[1]))["predicate"]["containment"]["apparmor"]["kernel"]
+print(" ".join("%s=%s" % (p["name"], p["mode"]) for p in c["profiles"]))
+print("".join(p["sha256"] or "" for p in c["profiles"] if p["name"] == "docker-default"))' \
+    "$T/$r.json" >"$T/$r.aaprof" 2>&1
+  echo "#   $r AppArmor profiles: $(head -n 1 "$T/$r.aaprof")"
+  like "$T/$r.aaprof" '(^| )docker-default=enforce( |$)' "$r certificate: docker-default in enforce mode"
+  like "$T/$r.aaprof" '^[0-9a-f]{64}$' "$r certificate: docker-default's hash from securityfs"
   # v2 devices: the device programs in force, read back and interpreted
   is "$(field "$T/$r.json" predicate.containment.devices.allowAll)" false \
     "$r certificate: devices.allowAll false (the device programs read and interpreted)"
@@ -204,4 +222,60 @@ for r in runc crun; do
   like "$T/sl$r.disc" '"field": "containment.resources.memoryBytes"' \
     "$r under the slice: the engine's 256 MiB against the kernel's 96 MiB is a discrepancy"
 done
+
+# ---- AppArmor cases: apparmor=unconfined, a custom profile loaded here (then edited and
+# reloaded under the same name), a profile in complain mode; strict@2 judges them
+aa() { # aa NAME FLAGS [RULE]: a profile file in the guest (everything allowed, but RULE)
+  printf 'profile %s flags=(attach_disconnected,mediate_deleted%s) {\n  file,\n  network,\n  capability,\n  signal,\n  unix,\n  ptrace,\n  mount,\n  umount,\n  pivot_root,\n%b}\n' \
+    "$1" "$2" "${3:-}" | g "mkdir -p /tmp/$S/aa && cat >/tmp/$S/aa/$1"
+}
+aa_case() { # aa_case NAME SECURITY-OPT: a runc session, collected, verified by strict@2
+  ok "a session with --security-opt $2" g docker run -d --name "$S-aa-$1" --network none --read-only \
+    --cap-drop ALL --security-opt no-new-privileges --security-opt "$2" --memory 256m \
+    --pids-limit 64 boxcert-session:1 sleep 600
+  expect_rc 0 "boxcert collect ($1)" g $B collect "$S-aa-$1" --key "/tmp/$S/k.key" \
+    --out "/tmp/$S/aa-$1.intoto.json"
+  g docker rm -f "$S-aa-$1" >/dev/null 2>&1
+  g $B show "/tmp/$S/aa-$1.intoto.json" --policy strict@2 --key "/tmp/$S/k.pub" >"$T/aa-$1.json" 2>/dev/null
+  g $B verify "/tmp/$S/aa-$1.intoto.json" --policy strict@2 --key "/tmp/$S/k.pub" --format json \
+    >"$T/aa-$1.verdict" 2>/dev/null
+  /usr/bin/python3 -c 'import json,sys
+r=json.load(open(sys.argv[1]))["results"]
+print(" ".join(f["status"] for f in r[0]["findings"] if f["rule"] == "containment.apparmor"))' \
+    "$T/aa-$1.verdict" >"$T/aa-$1.rule" 2>/dev/null
+}
+aa_case unconfined apparmor=unconfined
+is "$(field "$T/aa-unconfined.json" predicate.containment.apparmor.kernel.labels)" '["unconfined"]' \
+  "apparmor=unconfined: the kernel says unconfined"
+is "$(field "$T/aa-unconfined.json" predicate.containment.apparmor.kernel.enforced)" false \
+  "apparmor=unconfined: not enforced"
+is "$(cat "$T/aa-unconfined.rule")" fail "apparmor=unconfined: strict@2's containment.apparmor fails"
+aa bxh-custom ""
+ok "apparmor_parser -r loads bxh-custom" g apparmor_parser -r "/tmp/$S/aa/bxh-custom"
+aa_case custom apparmor=bxh-custom
+is "$(field "$T/aa-custom.json" predicate.containment.apparmor.kernel.labels)" '["bxh-custom (enforce)"]' \
+  "a custom profile: the kernel's label bxh-custom (enforce)"
+is "$(field "$T/aa-custom.json" predicate.containment.apparmor.kernel.enforced)" true \
+  "a custom profile in enforce mode: enforced"
+is "$(cat "$T/aa-custom.rule")" pass "a custom profile in enforce mode: strict@2's containment.apparmor passes"
+field "$T/aa-custom.json" predicate.containment.apparmor.kernel.profiles.0.sha256 >"$T/aa-custom.sha"
+like "$T/aa-custom.sha" '^[0-9a-f]{64}$' "a custom profile: its hash from securityfs"
+is "$(cat "$T/aa-custom.sha")" "$(gv "cat /sys/kernel/security/apparmor/policy/profiles/bxh-custom.*/sha256")" \
+  "... the one securityfs shows for bxh-custom"
+aa bxh-custom "" "  deny /etc/shadow r,\n"
+ok "bxh-custom edited and reloaded under the same name" g apparmor_parser -r "/tmp/$S/aa/bxh-custom"
+aa_case edited apparmor=bxh-custom
+is "$(field "$T/aa-edited.json" predicate.containment.apparmor.profile)" bxh-custom \
+  "the edited profile: the engine's word is the same name"
+field "$T/aa-edited.json" predicate.containment.apparmor.kernel.profiles.0.sha256 >"$T/aa-edited.sha"
+like "$T/aa-edited.sha" '^[0-9a-f]{64}$' "the edited profile: a hash"
+ok "the edited profile under the same name has another hash" test "$(cat "$T/aa-edited.sha")" != "$(cat "$T/aa-custom.sha")"
+aa bxh-complain ",complain"
+ok "apparmor_parser -r loads bxh-complain (complain mode)" g apparmor_parser -r "/tmp/$S/aa/bxh-complain"
+aa_case complain apparmor=bxh-complain
+is "$(field "$T/aa-complain.json" predicate.containment.apparmor.kernel.labels)" '["bxh-complain (complain)"]' \
+  "a complain-mode profile: the kernel's label bxh-complain (complain)"
+is "$(field "$T/aa-complain.json" predicate.containment.apparmor.kernel.enforced)" false \
+  "a complain-mode profile: not enforced"
+is "$(cat "$T/aa-complain.rule")" fail "a complain-mode profile: strict@2's containment.apparmor fails"
 done_testing

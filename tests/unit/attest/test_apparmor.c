@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #define SHA "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
+#define SHA2 "fedcba9876543210fedcba9876543210fedcba9876543210fedcba9876543210"
 
 static void labels(void)
 {
@@ -34,6 +35,9 @@ static void labels(void)
          "unconfined", "unconfined", 1},
         {"/usr/bin/foo//null-/bin/sh (complain)\n", 1, "", "/usr/bin/foo//null-/bin/sh",
          "complain", 0, 0, 0, 0},
+        /* crun on Debian 13: its own profile (unconfined mode) stacked with docker-default */
+        {"crun//&docker-default (mixed)\n", 2, "", "crun", "mixed", "", "docker-default", "mixed",
+         0},
     };
     static const char *const bad[] = {"", "\n", "p (bogus)\n", "a//&\n", ":ns (enforce)\n",
                                       "::p (enforce)\n", "p\n", "a\nb (enforce)\n",
@@ -105,6 +109,10 @@ static json_t *session(const char *enabled, const char *l100, const char *l101)
     put("sys/kernel/security/apparmor/policy/profiles/docker-default.3/sha256", SHA "\n");
     put("sys/kernel/security/apparmor/policy/profiles/bx-custom.5/name", "bx-custom\n");
     put("sys/kernel/security/apparmor/policy/profiles/bx-custom.5/sha256", "not a hash\n");
+    put("sys/kernel/security/apparmor/policy/profiles/docker-default.3/mode", "enforce\n");
+    put("sys/kernel/security/apparmor/policy/profiles/crun.1/name", "crun\n");
+    put("sys/kernel/security/apparmor/policy/profiles/crun.1/mode", "unconfined\n");
+    put("sys/kernel/security/apparmor/policy/profiles/crun.1/sha256", SHA2 "\n");
     if (l100)
         put("proc/100/task/100/attr/apparmor/current", l100);
     if (l101)
@@ -158,6 +166,17 @@ static void tasks(void)
           "\"sha256\":\"" SHA "\"}]}");
     check("a label that is not the kernel's: enforced null",
           session("Y\n", "docker-default (enforce)\n", "docker-default (sure)\n"),
+          "{\"hostEnabled\":true,\"enforced\":null,\"labels\":[\"docker-default (enforce)\"],"
+          "\"profiles\":[{\"namespace\":\"\",\"name\":\"docker-default\",\"mode\":\"enforce\","
+          "\"sha256\":\"" SHA "\"}]}");
+    check("crun's stack (mixed): each profile's mode from securityfs; enforced by docker-default",
+          session("Y\n", "crun//&docker-default (mixed)\n", "crun//&docker-default (mixed)\n"),
+          "{\"hostEnabled\":true,\"enforced\":true,\"labels\":[\"crun//&docker-default (mixed)\"],"
+          "\"profiles\":[{\"namespace\":\"\",\"name\":\"crun\",\"mode\":\"unconfined\",\"sha256\":"
+          "\"" SHA2 "\"},{\"namespace\":\"\",\"name\":\"docker-default\",\"mode\":\"enforce\","
+          "\"sha256\":\"" SHA "\"}]}");
+    check("a mixed stack whose profile securityfs does not show: enforced null",
+          session("Y\n", "docker-default (enforce)\n", "bx-gone//&docker-default (mixed)\n"),
           "{\"hostEnabled\":true,\"enforced\":null,\"labels\":[\"docker-default (enforce)\"],"
           "\"profiles\":[{\"namespace\":\"\",\"name\":\"docker-default\",\"mode\":\"enforce\","
           "\"sha256\":\"" SHA "\"}]}");
