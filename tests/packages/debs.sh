@@ -112,9 +112,15 @@ mount --bind "$sock" "$root/run/docker.sock" && mounted+=("$root/run/docker.sock
 mkdir -p "$root/run/docker/netns"
 mount --bind /run/docker/netns "$root/run/docker/netns" && mounted+=("$root/run/docker/netns")
 t0=$SECONDS
-chroot "$root" /usr/bin/env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
-  HOME=/root TERM=dumb DEBIAN_FRONTEND=noninteractive TUTORIAL_DIR=/root/tutorial \
-  bash /root/tutorial.sh >"$T/tutorial.log" 2>&1
+# The tutorial runs with the clean root as the root of a mount namespace of its own
+# (pivot_root, not chroot): the collector places this host's objects through its own
+# mountinfo, which a chroot does not show (docs/collector.md, "Host objects").
+unshare --mount --propagation private -- /bin/sh -c '
+  mount --rbind "$1" "$1" && cd "$1" && mkdir -p .oldroot && pivot_root . .oldroot &&
+    cd / && umount -l /.oldroot && rmdir /.oldroot &&
+    exec /usr/bin/env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
+      HOME=/root TERM=dumb DEBIAN_FRONTEND=noninteractive TUTORIAL_DIR=/root/tutorial \
+      bash /root/tutorial.sh' sh "$root" >"$T/tutorial.log" 2>&1
 rc=$?
 echo "# the README's tutorial: $((SECONDS - t0)) s"
 sed 's/^/#   /' "$T/tutorial.log" | tail -n 40
