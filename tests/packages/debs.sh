@@ -114,10 +114,11 @@ mount --bind /run/docker/netns "$root/run/docker/netns" && mounted+=("$root/run/
 t0=$SECONDS
 # The tutorial runs with the clean root as the root of a mount namespace of its own
 # (pivot_root, not chroot): the collector places this host's objects through its own
-# mountinfo, which a chroot does not show (docs/collector.md, "Host objects").
+# mountinfo, which a chroot does not show (docs/collector.md, "Host objects"). The old root
+# stays under /.oldroot (the clean root has no umount).
 unshare --mount --propagation private -- /bin/sh -c '
   mount --rbind "$1" "$1" && cd "$1" && mkdir -p .oldroot && pivot_root . .oldroot &&
-    cd / && umount -l /.oldroot && rmdir /.oldroot &&
+    cd / &&
     exec /usr/bin/env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
       HOME=/root TERM=dumb DEBIAN_FRONTEND=noninteractive TUTORIAL_DIR=/root/tutorial \
       bash /root/tutorial.sh' sh "$root" >"$T/tutorial.log" 2>&1
