@@ -39,8 +39,8 @@ void bxa_aa_free(bxa_aa *a)
 
 /* "mixed": the kernel's word for a stack whose profiles' modes differ (each profile's own is
  * then read from securityfs) */
-static const char *const modes[] = {"enforce", "complain", "kill", "unconfined", "user", "mixed",
-                                    NULL};
+static const char *const modes[] = {"enforce", "complain", "kill", "unconfined",
+                                    "user",    "mixed",    NULL};
 
 static int mode_known(const char *m, size_t n)
 {
@@ -80,8 +80,7 @@ static int component(const char *s, size_t n, bxa_aa_profile *p)
         namel -= nsl + 2;
         name = end + 1;
     }
-    if (namel == 0 || namel >= sizeof p->name || nsl >= sizeof p->ns ||
-        model >= sizeof p->mode)
+    if (namel == 0 || namel >= sizeof p->name || nsl >= sizeof p->ns || model >= sizeof p->mode)
         return -1;
     for (size_t i = 0; i < namel; i++)
         if ((unsigned char)name[i] < 0x20 || name[i] == 0x7f)
@@ -199,8 +198,8 @@ static int hex64(const char *s)
 /* A file of the loaded profile in securityfs (sha256, mode): the folder of
  * policy/[namespaces/NS/]profiles whose name file says name; "" when not found (no
  * securityfs, a hat, hashing off). */
-static void profile_file(bxa_kctx *k, const char *ns, const char *name, const char *file,
-                         char *out, size_t outlen)
+static void profile_file(bxa_kctx *k, const char *ns, const char *name, const char *file, char *out,
+                         size_t outlen)
 {
     char dir[PATH_MAX];
     size_t l;
@@ -225,8 +224,8 @@ static void profile_file(bxa_kctx *k, const char *ns, const char *name, const ch
         char path[PATH_MAX], v[512];
         if (e->d_name[0] == '.')
             continue;
-        if ((size_t)snprintf(path, sizeof path, "%s/%s/name", dir + strlen(prefix(k)),
-                             e->d_name) >= sizeof path ||
+        if ((size_t)snprintf(path, sizeof path, "%s/%s/name", dir + strlen(prefix(k)), e->d_name) >=
+                sizeof path ||
             host_file(k, path, v, sizeof v) != 0 || strcmp(v, name) != 0)
             continue;
         if ((size_t)snprintf(path, sizeof path, "%s/%s/%s", dir + strlen(prefix(k)), e->d_name,
@@ -344,8 +343,9 @@ static int cmp_profile(const void *a, const void *b)
     if (!r)
         r = strcmp(json_string_value(json_object_get(x, "name")),
                    json_string_value(json_object_get(y, "name")));
-    return r ? r : strcmp(json_string_value(json_object_get(x, "mode")),
-                          json_string_value(json_object_get(y, "mode")));
+    return r ? r
+             : strcmp(json_string_value(json_object_get(x, "mode")),
+                      json_string_value(json_object_get(y, "mode")));
 }
 
 int bxa_aa_view(bxa_kctx *k, bxa_weakest *w, json_t *view)
@@ -382,10 +382,9 @@ int bxa_aa_view(bxa_kctx *k, bxa_weakest *w, json_t *view)
             if (strcmp(l.p[j].name, "unconfined") != 0) /* the pseudo-profile has none */
                 profile_sha(k, l.p[j].ns, l.p[j].name, sha);
             if (json_array_append_new(profiles,
-                                      json_pack("{s:s,s:s,s:s,s:o}", "namespace", l.p[j].ns,
-                                                "name", l.p[j].name, "mode", l.p[j].mode,
-                                                "sha256", sha[0] ? json_string(sha)
-                                                                 : json_null())) != 0) {
+                                      json_pack("{s:s,s:s,s:s,s:o}", "namespace", l.p[j].ns, "name",
+                                                l.p[j].name, "mode", l.p[j].mode, "sha256",
+                                                sha[0] ? json_string(sha) : json_null())) != 0) {
                 json_decref(profiles);
                 return bxa_oom(k->err);
             }
@@ -395,9 +394,9 @@ int bxa_aa_view(bxa_kctx *k, bxa_weakest *w, json_t *view)
     bxa_sort_json(profiles, cmp_profile);
     kern = json_pack("{s:o,s:o,s:O,s:o}", "hostEnabled",
                      a->host < 0 ? json_null() : json_boolean(a->host), "enforced",
-                     a->host == 0   ? json_false()
-                     : a->unread    ? json_null()
-                                    : json_boolean(a->enforced && json_array_size(labels)),
+                     a->host == 0 ? json_false()
+                     : a->unread  ? json_null()
+                                  : json_boolean(a->enforced && json_array_size(labels)),
                      "labels", labels, "profiles", profiles);
     if (!kern || json_object_set_new(view, "apparmor", json_pack("{s:o}", "kernel", kern)) != 0)
         return bxa_oom(k->err);

@@ -176,9 +176,9 @@ typedef struct {
     int32_t imm;
 } bxa_insn;
 typedef struct {
-    size_t n;        /* programs */
+    size_t n;         /* programs */
     bxa_insn **insns; /* each program's instructions */
-    size_t *len;     /* and their counts */
+    size_t *len;      /* and their counts */
 } bxa_devprogs;
 void bxa_devbpf_free(bxa_devprogs *p);
 /* One program on one access (type BPF_DEVCG_DEV_*, access BPF_DEVCG_ACC_* bits): 1 allowed,

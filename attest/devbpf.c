@@ -55,20 +55,33 @@ static uint64_t alu(unsigned op, uint64_t a, uint64_t b, int is64)
         b = (uint32_t)b;
     }
     switch (op) {
-    case BPF_ADD: return a + b;
-    case BPF_SUB: return a - b;
-    case BPF_MUL: return a * b;
-    case BPF_DIV: return b ? a / b : 0;
-    case BPF_MOD: return b ? a % b : a;
-    case BPF_OR: return a | b;
-    case BPF_AND: return a & b;
-    case BPF_XOR: return a ^ b;
-    case BPF_LSH: return a << sh;
-    case BPF_RSH: return a >> sh;
+    case BPF_ADD:
+        return a + b;
+    case BPF_SUB:
+        return a - b;
+    case BPF_MUL:
+        return a * b;
+    case BPF_DIV:
+        return b ? a / b : 0;
+    case BPF_MOD:
+        return b ? a % b : a;
+    case BPF_OR:
+        return a | b;
+    case BPF_AND:
+        return a & b;
+    case BPF_XOR:
+        return a ^ b;
+    case BPF_LSH:
+        return a << sh;
+    case BPF_RSH:
+        return a >> sh;
     case BPF_ARSH:
-        return is64 ? (uint64_t)((int64_t)a >> sh) : (uint64_t)(uint32_t)((int32_t)(uint32_t)a >> sh);
-    case BPF_NEG: return -a;
-    default: return 0;
+        return is64 ? (uint64_t)((int64_t)a >> sh)
+                    : (uint64_t)(uint32_t)((int32_t)(uint32_t)a >> sh);
+    case BPF_NEG:
+        return -a;
+    default:
+        return 0;
     }
 }
 
@@ -81,18 +94,30 @@ static int cond(unsigned op, uint64_t a, uint64_t b, int is64)
     int64_t sa = is64 ? (int64_t)a : (int32_t)(uint32_t)a;
     int64_t sb = is64 ? (int64_t)b : (int32_t)(uint32_t)b;
     switch (op) {
-    case BPF_JEQ: return a == b;
-    case BPF_JNE: return a != b;
-    case BPF_JGT: return a > b;
-    case BPF_JGE: return a >= b;
-    case BPF_JLT: return a < b;
-    case BPF_JLE: return a <= b;
-    case BPF_JSET: return (a & b) != 0;
-    case BPF_JSGT: return sa > sb;
-    case BPF_JSGE: return sa >= sb;
-    case BPF_JSLT: return sa < sb;
-    case BPF_JSLE: return sa <= sb;
-    default: return -1;
+    case BPF_JEQ:
+        return a == b;
+    case BPF_JNE:
+        return a != b;
+    case BPF_JGT:
+        return a > b;
+    case BPF_JGE:
+        return a >= b;
+    case BPF_JLT:
+        return a < b;
+    case BPF_JLE:
+        return a <= b;
+    case BPF_JSET:
+        return (a & b) != 0;
+    case BPF_JSGT:
+        return sa > sb;
+    case BPF_JSGE:
+        return sa >= sb;
+    case BPF_JSLT:
+        return sa < sb;
+    case BPF_JSLE:
+        return sa <= sb;
+    default:
+        return -1;
     }
 }
 
@@ -118,7 +143,8 @@ int bxa_devbpf_run(const bxa_insn *p, size_t n, unsigned type, unsigned major, u
         switch (cls) {
         case BPF_ALU:
         case BPF_ALU64: {
-            unsigned op = BPF_OP(in->code), is64 = cls == BPF_ALU64, isx = BPF_SRC(in->code) == BPF_X;
+            unsigned op = BPF_OP(in->code), is64 = cls == BPF_ALU64,
+                     isx = BPF_SRC(in->code) == BPF_X;
             if (in->off != 0 || op == BPF_END || op > BPF_END || dst == 10)
                 REFUSE("instruction %zu: ALU 0x%02x not interpreted", pc, in->code);
             if (isx && t[src] == T_NONE)
@@ -196,8 +222,8 @@ int bxa_devbpf_run(const bxa_insn *p, size_t n, unsigned type, unsigned major, u
                 REFUSE("instruction %zu: reads a register never written", pc);
             if (t[dst] == T_CTX || (isx && t[src] == T_CTX))
                 REFUSE("instruction %zu: a pointer compared", pc);
-            if ((t[dst] == T_MAJOR || t[dst] == T_MINOR || (isx && (t[src] == T_MAJOR ||
-                                                                    t[src] == T_MINOR))) &&
+            if ((t[dst] == T_MAJOR || t[dst] == T_MINOR ||
+                 (isx && (t[src] == T_MAJOR || t[src] == T_MINOR))) &&
                 (isx || op == BPF_JSET))
                 REFUSE("instruction %zu: a major or minor compared but with a constant", pc);
             if ((c = cond(op, r[dst], isx ? r[src] : (uint64_t)imm, is64)) < 0)

@@ -61,7 +61,7 @@ static int list_nodes(bxa_kctx *k, int dfd, const char *prefix, int depth, int k
         {
             char type = S_ISCHR(st.st_mode) ? 'c' : 'b';
             unsigned ma = major(st.st_rdev), mi = minor(st.st_rdev);
-            int access = !known       ? 0
+            int access = !known         ? 0
                          : k->dev_progs ? bxa_devbpf_access(k->dev_progs, type, ma, mi)
                                         : bxa_device_access(k->dev_rules, type, ma, mi);
             json_t *n = json_pack("{s:s,s:s#,s:I,s:I,s:o}", "path", path, "type", &type, 1,

@@ -367,7 +367,8 @@ static const char *const e_aa_mode[] = {"enforce", "complain", "kill", "unconfin
 static const bx_member m_aa_profile[] = {
     {"mode", ENUM(e_aa_mode)},
     {"name", STR(BX_F_LINE)},
-    {"namespace", STR(BX_F_TEXT), 0, 0, 0, "The policy namespace (:ns: in the label); \"\": the root's."},
+    {"namespace", STR(BX_F_TEXT), 0, 0, 0,
+     "The policy namespace (:ns: in the label); \"\": the root's."},
     {"sha256", &hex64_n, 0, 0, 0,
      "The loaded profile's hash from securityfs (policy/profiles/<name>.<n>/sha256): an edited "
      "profile reloaded under the same name has another; null when not readable."},

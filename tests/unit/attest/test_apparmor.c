@@ -33,14 +33,20 @@ static void labels(void)
         {":docker:p (enforce)\n", 1, "docker", "p", "enforce", 0, 0, 0, 1},
         {"p (enforce)//&:lxd//inner:unconfined\n", 2, "", "p", "enforce", "lxd//inner",
          "unconfined", "unconfined", 1},
-        {"/usr/bin/foo//null-/bin/sh (complain)\n", 1, "", "/usr/bin/foo//null-/bin/sh",
-         "complain", 0, 0, 0, 0},
+        {"/usr/bin/foo//null-/bin/sh (complain)\n", 1, "", "/usr/bin/foo//null-/bin/sh", "complain",
+         0, 0, 0, 0},
         /* crun on Debian 13: its own profile (unconfined mode) stacked with docker-default */
         {"crun//&docker-default (mixed)\n", 2, "", "crun", "mixed", "", "docker-default", "mixed",
          0},
     };
-    static const char *const bad[] = {"", "\n", "p (bogus)\n", "a//&\n", ":ns (enforce)\n",
-                                      "::p (enforce)\n", "p\n", "a\nb (enforce)\n",
+    static const char *const bad[] = {"",
+                                      "\n",
+                                      "p (bogus)\n",
+                                      "a//&\n",
+                                      ":ns (enforce)\n",
+                                      "::p (enforce)\n",
+                                      "p\n",
+                                      "a\nb (enforce)\n",
                                       "p (enforce)//& (enforce)\n"};
 
     for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
@@ -155,10 +161,10 @@ static void tasks(void)
           "\"docker-default (enforce)\"],\"profiles\":[{\"namespace\":\"\",\"name\":\"bx-custom\","
           "\"mode\":\"complain\",\"sha256\":null},{\"namespace\":\"\",\"name\":"
           "\"docker-default\",\"mode\":\"enforce\",\"sha256\":\"" SHA "\"}]}");
-    check("apparmor=unconfined: not enforced",
-          session("Y\n", "unconfined\n", "unconfined\n"),
-          "{\"hostEnabled\":true,\"enforced\":false,\"labels\":[\"unconfined\"],\"profiles\":"
-          "[{\"namespace\":\"\",\"name\":\"unconfined\",\"mode\":\"unconfined\",\"sha256\":null}]}");
+    check(
+        "apparmor=unconfined: not enforced", session("Y\n", "unconfined\n", "unconfined\n"),
+        "{\"hostEnabled\":true,\"enforced\":false,\"labels\":[\"unconfined\"],\"profiles\":"
+        "[{\"namespace\":\"\",\"name\":\"unconfined\",\"mode\":\"unconfined\",\"sha256\":null}]}");
     check("a task whose label cannot be read: enforced null",
           session("Y\n", "docker-default (enforce)\n", NULL),
           "{\"hostEnabled\":true,\"enforced\":null,\"labels\":[\"docker-default (enforce)\"],"

@@ -54,11 +54,11 @@ typedef struct {
 static int open_world(world *w, const char *cgroup, const char *mountinfo)
 {
     memset(w, 0, sizeof *w);
-    w->s = (bxa_session){.id = ID, .pid = 100, .runtime = "runc", .kind = "docker",
-                         .paths = {.mount_prefix = tmp}};
+    w->s = (bxa_session){
+        .id = ID, .pid = 100, .runtime = "runc", .kind = "docker", .paths = {.mount_prefix = tmp}};
     w->ev = bxa_evidence_new();
-    w->k = (bxa_kctx){.s = &w->s, .v = &w->v, .ev = w->ev, .err = &w->e, .procfd = -1,
-                      .daemon_pid = -1};
+    w->k = (bxa_kctx){
+        .s = &w->s, .v = &w->v, .ev = w->ev, .err = &w->e, .procfd = -1, .daemon_pid = -1};
     w->view = json_object();
     if (bxa_parse_cgroup(cgroup, strlen(cgroup), &w->k.cg, &w->k.ncg, &w->e) != 0 ||
         bxa_parse_mountinfo(mountinfo, strlen(mountinfo), &w->k.hm, &w->k.nhm, &w->e) != 0)
@@ -132,8 +132,7 @@ static void v2_crun(void)
     is_int(res(&w, "cpuQuota"), 50000, "v2: cpu.max: the scope's quota, the smallest share");
     is_int(res(&w, "cpuPeriod"), 100000, "v2: cpu.max: its period");
     is_int(res(&w, "cpuWeight"), 100, "v2: cpu.weight: the session's own folder's (a weight)");
-    ok(kept(w.ev, "cgroup.up1/pids.max") &&
-           kept(w.ev, "cgroup.up2/memory.max") &&
+    ok(kept(w.ev, "cgroup.up1/pids.max") && kept(w.ev, "cgroup.up2/memory.max") &&
            kept(w.ev, "cgroup/pids.max"),
        "v2: every folder read is evidence (cgroup/, cgroup.up1/, cgroup.up2/)");
     close_world(&w);
@@ -190,7 +189,7 @@ static void v2_nsroot(void)
 
     put("cg/docker-" ID ".scope", "pids.max", "64\n");
     put("cg", "pids.max", "8\n"); /* (a real root has none: this one shows where it stops) */
-    put(".", "pids.max", "1\n"); /* above the mount, outside the hierarchy */
+    put(".", "pids.max", "1\n");  /* above the mount, outside the hierarchy */
     ok(open_world(&w, "0::/docker-" ID ".scope\n", mi) == 0, "nsroot: found");
     ok_err(bxa_read_limits(&w.k, w.view, NULL), &w.e, "nsroot: the limits read");
     is_int(res(&w, "pidsLimit"), 8, "nsroot: the walk reaches the mount's root and no further");

@@ -14,7 +14,8 @@
 
 #define DIR_CASES BOXCERT_SOURCE_DIR "/fixtures/devbpf"
 
-#define I(c, d, s, o, i) ((bxa_insn){.code = (c), .regs = (uint8_t)((d) | (s) << 4), .off = (o), .imm = (i)})
+#define I(c, d, s, o, i)                                                                           \
+    ((bxa_insn){.code = (c), .regs = (uint8_t)((d) | (s) << 4), .off = (o), .imm = (i)})
 #define MOV64_IMM(d, i) I(BPF_ALU64 | BPF_MOV | BPF_K, d, 0, 0, i)
 #define MOV64_REG(d, s) I(BPF_ALU64 | BPF_MOV | BPF_X, d, s, 0, 0)
 #define ALU32_IMM(op, d, i) I(BPF_ALU | (op) | BPF_K, d, 0, 0, i)
@@ -56,8 +57,8 @@ static const bxa_insn RULES[] = {
 static const bxa_insn ALLOW[] = {MOV64_IMM(0, 1), EXIT()};
 /* denies writes to block devices of majors 8 to 15, allows everything else */
 static const bxa_insn NO_DISK_WRITE[] = {
-    LDX_H(2, 1, 0),                      /* type: the low half of access_type */
-    LDX_H(3, 1, 2),                      /* access: the high half */
+    LDX_H(2, 1, 0), /* type: the low half of access_type */
+    LDX_H(3, 1, 2), /* access: the high half */
     LDX_W(4, 1, 4),
     JMP32_IMM(BPF_JNE, 2, BPF_DEVCG_DEV_BLOCK, 5),
     JMP_IMM(BPF_JSET, 3, BPF_DEVCG_ACC_WRITE, 1),
@@ -178,23 +179,30 @@ static void refused(void)
     } t[] = {
         {"a helper call", {I(BPF_JMP | BPF_CALL, 0, 0, 0, 1), MOV64_IMM(0, 1), EXIT()}, 3},
         {"a backward jump", {MOV64_IMM(0, 1), JMP_IMM(BPF_JA, 0, 0, -2), EXIT()}, 3},
-        {"a store to the stack", {I(BPF_STX | BPF_MEM | BPF_W, 10, 1, -4, 0), MOV64_IMM(0, 1),
-                                  EXIT()}, 3},
-        {"arithmetic on a major", {LDX_W(4, 1, 4), ALU64_IMM(BPF_ADD, 4, 1),
-                                   JMP_IMM(BPF_JEQ, 4, 2, 1), MOV64_IMM(0, 1), EXIT()}, 5},
-        {"a major compared with a register", {LDX_W(4, 1, 4), LDX_W(5, 1, 8),
-                                              JMP_REG(BPF_JEQ, 4, 5, 1), MOV64_IMM(0, 1),
-                                              MOV64_IMM(0, 0), EXIT()}, 6},
-        {"a bit test of a minor", {LDX_W(5, 1, 8), JMP_IMM(BPF_JSET, 5, 1, 1), MOV64_IMM(0, 1),
-                                   MOV64_IMM(0, 0), EXIT()}, 5},
+        {"a store to the stack",
+         {I(BPF_STX | BPF_MEM | BPF_W, 10, 1, -4, 0), MOV64_IMM(0, 1), EXIT()},
+         3},
+        {"arithmetic on a major",
+         {LDX_W(4, 1, 4), ALU64_IMM(BPF_ADD, 4, 1), JMP_IMM(BPF_JEQ, 4, 2, 1), MOV64_IMM(0, 1),
+          EXIT()},
+         5},
+        {"a major compared with a register",
+         {LDX_W(4, 1, 4), LDX_W(5, 1, 8), JMP_REG(BPF_JEQ, 4, 5, 1), MOV64_IMM(0, 1),
+          MOV64_IMM(0, 0), EXIT()},
+         6},
+        {"a bit test of a minor",
+         {LDX_W(5, 1, 8), JMP_IMM(BPF_JSET, 5, 1, 1), MOV64_IMM(0, 1), MOV64_IMM(0, 0), EXIT()},
+         5},
         {"half a major", {LDX_H(4, 1, 4), MOV64_IMM(0, 1), EXIT()}, 3},
         {"the context pointer compared", {MOV64_IMM(0, 1), JMP_IMM(BPF_JEQ, 1, 0, 0), EXIT()}, 3},
         {"a load past the context", {LDX_W(4, 1, 12), MOV64_IMM(0, 1), EXIT()}, 3},
         {"exit with r0 never written", {EXIT()}, 1},
         {"the end without exit", {MOV64_IMM(0, 1)}, 1},
         {"a jump past the end", {JMP_IMM(BPF_JA, 0, 0, 5), MOV64_IMM(0, 1), EXIT()}, 3},
-        {"a map load", {I(BPF_LD | BPF_IMM | BPF_DW, 1, BPF_PSEUDO_MAP_FD, 0, 3), I(0, 0, 0, 0, 0),
-                        MOV64_IMM(0, 1), EXIT()}, 4},
+        {"a map load",
+         {I(BPF_LD | BPF_IMM | BPF_DW, 1, BPF_PSEUDO_MAP_FD, 0, 3), I(0, 0, 0, 0, 0),
+          MOV64_IMM(0, 1), EXIT()},
+         4},
     };
     char why[160];
 
