@@ -13,6 +13,7 @@ instruction profile (callgrind) that says where a certificate's time goes.
 Containers carry boxcert.test=bench-<run id>; exactly those are removed at the end.
 """
 import argparse
+import base64
 import concurrent.futures
 import datetime
 import json
@@ -250,6 +251,21 @@ class Bench:
                 g.write(line)
         shutil.copy(self.seeds[0], self.p("one.intoto.json"))
         self.res["seeds"] = len(self.seeds)
+        # What a certificate weighs: verification's cost grows with it (parse, hash, signature).
+        env, pay, members = [], [], {}
+        for seed in self.seeds:
+            with open(seed, "rb") as f:
+                raw = f.read()
+            e = json.loads(raw)
+            payload = base64.b64decode(e["payload"])
+            env.append(len(raw.strip()))
+            pay.append(len(payload))
+            cont = json.loads(payload)["predicate"].get("containment", {})
+            for k, v in cont.items():
+                members.setdefault(k, []).append(len(json.dumps(v, separators=(",", ":"))))
+        top = sorted(((med(v), k) for k, v in members.items()), reverse=True)[:3]
+        self.res["cert_size"] = {"envelope": med(env), "payload": med(pay),
+                                 "largest": [[k, v] for v, k in top]}
 
     def verify_cmd(self, inputs, key, jobs, extra=()):
         return ([self.boxcert, "verify"] + inputs + ["--policy", "strict", "--key", key,
@@ -754,6 +770,14 @@ def render(b):
       "and signed with a fresh Ed25519 or P-256 key), written as separate files and as one "
       f".intoto.jsonl. Medians of {b.R['thr']} rounds; certificates per second are whole-"
       "process figures (start-up, reading, the text report to a file included).")
+    cs = r.get("cert_size")
+    if cs:
+        w("")
+        w(f"A certificate of these sessions is {fmt(cs['envelope'])} bytes (median of the seeds; "
+          f"the payload {fmt(cs['payload'])} bytes, its largest members "
+          + ", ".join(f"`containment.{k}` {fmt(v)}" for k, v in cs["largest"])
+          + "). Parsing, hashing and the signature check grow with it, so a figure here is "
+          "comparable only with one of certificates of about the same size.")
     w("")
     w("| | Ed25519 | P-256 |")
     w("|---|---:|---:|")

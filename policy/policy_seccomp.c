@@ -6,6 +6,7 @@
 #include "policy_internal.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static int listed(const json_t *list, const char *s)
@@ -44,8 +45,8 @@ static int judgeable(const bxp_ev *e, const char *rule, const json_t *want, cons
                        json_string_value(json_object_get(u, "reason")));
         }
         bxp_add(e, rule, "fail", bxp_copy(want), bxp_copy(unread),
-                "%zu task(s) whose seccomp programs could not be read: %s",
-                json_array_size(unread), bad);
+                "%zu task(s) whose seccomp programs could not be read: %s", json_array_size(unread),
+                bad);
         return 0;
     }
     if (none > 0) {
@@ -83,17 +84,79 @@ static const json_t *programs(const bxp_ev *e, const char *rule, const json_t *w
     return judgeable(e, rule, want, sp) ? sp : NULL;
 }
 
+/* The deny list's names, sorted once per evaluation, so that each ABI's allow and depends
+ * lists are read once (a bsearch per name) instead of once per denied name: a chain lets
+ * through some 350 names on each of three ABIs, and strict@2 denies 92. */
+typedef struct {
+    const char *name;
+    size_t at; /* its place in the deny list */
+} deny_name;
+
+static int deny_cmp(const void *a, const void *b)
+{
+    const deny_name *x = a, *y = b;
+    int c = strcmp(x->name, y->name);
+    return c ? c : (x->at > y->at) - (x->at < y->at);
+}
+
+/* Mark how[at] = mark for every place of the deny list that names s (a name may be listed
+ * more than once), unless an earlier mark is already there. */
+static void mark_listed(const deny_name *sorted, size_t n, const char *s, char *how, char mark)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) { /* the first place whose name is not below s */
+        size_t mid = lo + (hi - lo) / 2;
+        if (strcmp(sorted[mid].name, s) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    for (; lo < n && strcmp(sorted[lo].name, s) == 0; lo++)
+        if (!how[sorted[lo].at])
+            how[sorted[lo].at] = mark;
+}
+
+static void mark_list(const deny_name *sorted, size_t n, const json_t *list, char *how, char mark)
+{
+    const json_t *v;
+    size_t i;
+    json_array_foreach(list, i, v)
+    {
+        if (json_is_string(v))
+            mark_listed(sorted, n, json_string_value(v), how, mark);
+    }
+}
+
 /* deny: each syscall named is denied for every argument on every ABI, by every chain. */
 static void eval_deny(const bxp_ev *e, const json_t *want, const json_t *deny)
 {
     const json_t *sp = programs(e, "containment.seccomp_deny", want), *c, *n, *chains;
     char bad[BXP_MSG_MAX] = "";
     json_t *through;
-    size_t i, j, count = 0;
+    size_t i, j, nd = json_array_size(deny), count = 0;
+    deny_name *sorted;
+    char *how;
 
     if (!sp)
         return;
+    sorted = calloc(nd ? nd : 1, sizeof *sorted);
+    how = calloc(nd ? nd : 1, 1);
     through = json_array();
+    if (!sorted || !how || !through) {
+        free(sorted);
+        free(how);
+        json_decref(through);
+        bxp_add(e, "containment.seccomp_deny", "fail", bxp_copy(want), json_null(),
+                "out of memory while judging the seccomp programs");
+        return;
+    }
+    json_array_foreach(deny, j, n)
+    {
+        /* a name that is not a string is never let through by name: matched by no list */
+        sorted[j].name = json_is_string(n) ? json_string_value(n) : "";
+        sorted[j].at = j;
+    }
+    qsort(sorted, nd, sizeof *sorted, deny_cmp);
     chains = json_object_get(sp, "chains"); /* every chain: the weakest decides */
     json_array_foreach(chains, i, c)
     {
@@ -101,26 +164,29 @@ static void eval_deny(const bxp_ev *e, const json_t *want, const json_t *deny)
         const json_t *lists;
         json_object_foreach((json_t *)json_object_get(c, "abis"), abi, lists)
         {
-            const json_t *allow = json_object_get(lists, "allow");
-            const json_t *depends = json_object_get(lists, "depends");
+            memset(how, 0, nd);
+            mark_list(sorted, nd, json_object_get(lists, "allow"), how, 'a');
+            mark_list(sorted, nd, json_object_get(lists, "depends"), how, 'd');
             json_array_foreach(deny, j, n)
             {
                 const char *name = json_string_value(n);
-                const char *how = listed(allow, name)     ? "allow"
-                                  : listed(depends, name) ? "depends"
-                                                          : NULL;
-                if (!how)
+                const char *kind = !json_is_string(n) ? NULL
+                                   : how[j] == 'a'    ? "allow"
+                                   : how[j] == 'd'    ? "depends"
+                                                      : NULL;
+                if (!kind)
                     continue;
                 count++;
                 json_array_append_new(through,
                                       json_pack("{s:s,s:s,s:s,s:s}", "chain",
                                                 json_string_value(json_object_get(c, "sha256")),
-                                                "abi", abi, "syscall", name, "kernel", how));
-                bxp_append(bad, sizeof bad, "%s%s %s (%s)", *bad ? ", " : "", abi, name,
-                           how);
+                                                "abi", abi, "syscall", name, "kernel", kind));
+                bxp_append(bad, sizeof bad, "%s%s %s (%s)", *bad ? ", " : "", abi, name, kind);
             }
         }
     }
+    free(sorted);
+    free(how);
     if (count)
         bxp_add(e, "containment.seccomp_deny", "fail", bxp_copy(want), through,
                 "the kernel lets through %zu syscall(s) the policy denies: %s", count, bad);
@@ -153,8 +219,8 @@ static void eval_pins(const bxp_ev *e, const json_t *want, const json_t *pins)
     }
     if (n)
         bxp_add(e, "containment.seccomp_programs", "fail", bxp_copy(want),
-                bxp_copy(json_object_get(sp, "chains")),
-                "%zu seccomp chain(s) not pinned: %s", n, bad);
+                bxp_copy(json_object_get(sp, "chains")), "%zu seccomp chain(s) not pinned: %s", n,
+                bad);
     else
         bxp_add(e, "containment.seccomp_programs", "pass", bxp_copy(want), json_null(),
                 "every seccomp chain of the session (%zu) is pinned",
