@@ -147,6 +147,12 @@ int bxa_parse_limit(const char *buf, size_t len, int64_t *out, bx_error *err) BX
 /* v2 cpu.max "QUOTA PERIOD" or "max PERIOD": quota -1 when max. */
 int bxa_parse_cpu_max(const char *buf, size_t len, int64_t *quota, int64_t *period,
                       bx_error *err) BX_WUR;
+/* cpuset.cpus.effective, cpuset.mems.effective (v1 cpuset.effective_cpus/_mems), an
+ * engine's CpusetCpus/CpusetMems: "0-3,8" in canonical form into out (NUL-terminated); ""
+ * for an empty list. Numbers below BXA_CPULIST_MAX (the kernel's largest NR_CPUS). */
+#define BXA_CPULIST_MAX 8192
+#define BXA_CPULIST_LEN 8192 /* the longest canonical list kept (longer: an error) */
+int bxa_parse_cpulist(const char *buf, size_t len, char *out, size_t outlen, bx_error *err) BX_WUR;
 /* v1 devices.list: the rules as lines; *allow_all when "a *:* rwm" is among them. */
 int bxa_parse_devices_list(const char *buf, size_t len, int *allow_all, json_t **rules,
                            bx_error *err) BX_WUR;

@@ -297,6 +297,65 @@ static int cg_cpu(bxa_kctx *k, int v1, int64_t *q, int64_t *p)
     return r < 0 ? r : any;
 }
 
+/* The CPUs or memory nodes the session may use (what = "cpus" or "mems"): the effective set of
+ * its own cgroup (the kernel intersects it with every ancestor's), and the hierarchy root's,
+ * this host's whole set. v1 cpuset.effective_cpus/_mems, v2 cpuset.cpus.effective/
+ * .mems.effective (present where the cpuset controller is enabled for the session). 1 read
+ * (*own, and *all or "" when the root's is not readable), 0 not read, < 0 an error. */
+static int cg_cpuset(bxa_kctx *k, int v1, const char *what, char *own, char *all)
+{
+    char (*dirs)[PATH_MAX] = malloc(CG_DEPTH_MAX * sizeof *dirs);
+    char file[64], *raw = NULL;
+    size_t n;
+    int r = 0;
+
+    own[0] = all[0] = '\0';
+    if (!dirs)
+        return bxa_oom(k->err);
+    snprintf(file, sizeof file, v1 ? "cpuset.effective_%s" : "cpuset.%s.effective", what);
+    n = cg_chain(k, v1 ? "cpuset" : NULL, dirs);
+    for (size_t i = 0; n > 0 && i < 2; i++) {
+        size_t level = i == 0 ? 0 : n - 1;
+        char *dst = i == 0 ? own : all;
+        if (i == 1 && n == 1) { /* the session's cgroup is the root */
+            memcpy(all, own, strlen(own) + 1);
+            break;
+        }
+        if ((r = cg_read_one(k, dirs[level], level, file, NULL, NULL, &raw)) < 0)
+            break;
+        if (r == 0) {
+            if (i == 0)
+                break; /* not read */
+            r = 1;     /* the root's unknown: the set is kept as it is */
+            continue;
+        }
+        r = bxa_parse_cpulist(raw, strlen(raw), dst, BXA_CPULIST_LEN, k->err);
+        free(raw);
+        raw = NULL;
+        if (r != 0)
+            break;
+        r = 1;
+    }
+    free(dirs);
+    return r;
+}
+
+static int set_cpuset(bxa_kctx *k, json_t *res, int v1, const char *what, const char *name,
+                      const char *all_name)
+{
+    char *own = malloc(2 * BXA_CPULIST_LEN);
+    int r;
+
+    if (!own)
+        return bxa_oom(k->err);
+    r = cg_cpuset(k, v1, what, own, own + BXA_CPULIST_LEN);
+    if (r == 1 && (json_object_set_new(res, name, json_string(own)) != 0 ||
+                   json_object_set_new(res, all_name, json_string(own + BXA_CPULIST_LEN)) != 0))
+        r = bxa_oom(k->err);
+    free(own);
+    return r < 0 ? r : 0;
+}
+
 /* A file of the session's own cgroup (its init's folder), not of its ancestors. */
 static int cg_own(bxa_kctx *k, const char *controller, const char *file, int64_t *v)
 {
@@ -375,6 +434,10 @@ int bxa_read_limits(bxa_kctx *k, json_t *view, const json_t *engine_res)
         if (r && v > 0)
             json_object_set_new(res, "cpuWeight", json_integer(v));
     }
+    /* the CPUs and memory nodes in force, with this host's whole sets to tell "every one"
+     * (reconcile: null) from a restriction */
+    TRY(set_cpuset(k, res, v1, "cpus", "cpusetCpus", "cpusetCpusHost"));
+    TRY(set_cpuset(k, res, v1, "mems", "cpusetMems", "cpusetMemsHost"));
 #undef TRY
     if (json_object_size(res) && json_object_set(view, "resources", res) != 0) {
         json_decref(res);

@@ -115,18 +115,38 @@ static json_t *limit_of(const json_t *v)
                : json_null();
 }
 
+/* linux.resources.cpu.cpus or .mems: absent or "" is every one (null); a list in canonical
+ * form; one that does not parse is kept as written (it then differs from every other view). */
+static json_t *cpuset_of(const json_t *v)
+{
+    const char *s = json_string_value(v);
+    char *canon;
+    bx_error e;
+    json_t *r;
+
+    if (!s || !*s)
+        return json_null();
+    if (!(canon = malloc(BXA_CPULIST_LEN)))
+        return NULL;
+    r = json_string(bxa_parse_cpulist(s, strlen(s), canon, BXA_CPULIST_LEN, &e) == 0 ? canon : s);
+    free(canon);
+    return r;
+}
+
 static json_t *resources_view(const json_t *res)
 {
     const json_t *mem = json_object_get(res, "memory"), *cpu = json_object_get(res, "cpu");
     const json_t *pids = json_object_get(res, "pids");
 
-    return json_pack("{s:o,s:o,s:o,s:o,s:o,s:o}", "memoryBytes",
+    return json_pack("{s:o,s:o,s:o,s:o,s:o,s:o,s:o?,s:o?}", "memoryBytes",
                      limit_of(json_object_get(mem, "limit")), "memorySwapBytes",
                      limit_of(json_object_get(mem, "swap")), "pidsLimit",
                      limit_of(json_object_get(pids, "limit")), "cpuShares",
                      limit_of(json_object_get(cpu, "shares")), "cpuQuota",
                      limit_of(json_object_get(cpu, "quota")), "cpuPeriod",
-                     limit_of(json_object_get(cpu, "period")));
+                     limit_of(json_object_get(cpu, "period")), "cpusetCpus",
+                     cpuset_of(json_object_get(cpu, "cpus")), "cpusetMems",
+                     cpuset_of(json_object_get(cpu, "mems")));
 }
 
 /* linux.resources.devices: all devices are allowed when an allow rule names every type and

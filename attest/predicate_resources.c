@@ -5,6 +5,7 @@
  * reconciliation. */
 #include "attest_internal.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 /* A limit: 0, -1 and absent mean unlimited (null); other negative values are not limits. */
@@ -20,6 +21,30 @@ static int limit(bxa_pctx *x, json_t *res, const char *name, const char *key)
     if (have && v < -1)
         return bxa_bad(x->err, BXA_CONTAINER, ptr, "negative limit");
     return bxa_set(x, res, name, have && v > 0 ? json_integer(v) : json_null());
+}
+
+/* A CPU or memory-node set the engine was asked for: "" or absent is every one (null). */
+static int cpuset(bxa_pctx *x, json_t *res, const char *name, const char *key)
+{
+    char ptr[64], *canon;
+    const char *v;
+    bx_error e;
+    int rc;
+
+    snprintf(ptr, sizeof ptr, "/HostConfig/%s", key);
+    if ((rc = bxa_str(x->c, BXA_CONTAINER, ptr, 0, &v, x->err)) != 0)
+        return rc;
+    if (!v || !*v)
+        return bxa_set(x, res, name, json_null());
+    if (!(canon = malloc(BXA_CPULIST_LEN)))
+        return bxa_oom(x->err);
+    if (bxa_parse_cpulist(v, strlen(v), canon, BXA_CPULIST_LEN, &e) != 0) {
+        free(canon);
+        return bxa_bad(x->err, BXA_CONTAINER, ptr, e.msg);
+    }
+    rc = bxa_set(x, res, name, json_string(canon));
+    free(canon);
+    return rc;
 }
 
 int bxa_build_resources(bxa_pctx *x, json_t **out)
@@ -38,6 +63,10 @@ int bxa_build_resources(bxa_pctx *x, json_t **out)
         return bxa_oom(x->err);
     for (size_t i = 0; rc == 0 && i < sizeof map / sizeof map[0]; i++)
         rc = limit(x, res, map[i][0], map[i][1]);
+    if (rc == 0)
+        rc = cpuset(x, res, "cpusetCpus", "CpusetCpus");
+    if (rc == 0)
+        rc = cpuset(x, res, "cpusetMems", "CpusetMems");
     if (rc == 0)
         rc = bxa_str(x->c, BXA_CONTAINER, "/HostConfig/CgroupParent", 0, &parent, x->err);
     if (rc == 0)

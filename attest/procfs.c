@@ -673,6 +673,63 @@ int bxa_parse_cpu_max(const char *buf, size_t len, int64_t *quota, int64_t *peri
     return 0;
 }
 
+/* A CPU or memory-node list ("0-3,8,10-11"): a bitmap of BXA_CPULIST_MAX bits, written back
+ * in the kernel's own canonical form (ranges ascending, merged, "a-b" only when b > a). */
+int bxa_parse_cpulist(const char *buf, size_t len, char *out, size_t outlen, bx_error *err)
+{
+    unsigned char set[BXA_CPULIST_MAX / 8];
+    size_t i = 0, w = 0;
+
+    memset(set, 0, sizeof set);
+    if (!no_nul(buf, len))
+        return bx_error_set(err, BX_EINVAL, "cpuset", "not a list of numbers");
+    while (len > 0 && (buf[len - 1] == '\n' || buf[len - 1] == ' '))
+        len--;
+    while (i < len) {
+        uint64_t a, b;
+        size_t used;
+        if (parse_u64(buf + i, len - i, &a, &used) != 0 || used == 0 || a >= BXA_CPULIST_MAX)
+            return bx_error_set(err, BX_EINVAL, "cpuset", "not a list of numbers below %d",
+                                BXA_CPULIST_MAX);
+        i += used;
+        b = a;
+        if (i < len && buf[i] == '-') {
+            i++;
+            if (parse_u64(buf + i, len - i, &b, &used) != 0 || used == 0 ||
+                b >= BXA_CPULIST_MAX || b < a)
+                return bx_error_set(err, BX_EINVAL, "cpuset", "not a range a-b with a <= b");
+            i += used;
+        }
+        for (uint64_t c = a; c <= b; c++)
+            set[c / 8] |= (unsigned char)(1u << (c % 8));
+        if (i < len) {
+            if (buf[i] != ',' || i + 1 == len)
+                return bx_error_set(err, BX_EINVAL, "cpuset", "not a comma-separated list");
+            i++;
+        }
+    }
+    if (outlen == 0)
+        return bx_error_set(err, BX_EINVAL, "cpuset", "no room");
+    out[0] = '\0';
+    for (size_t c = 0; c < BXA_CPULIST_MAX;) {
+        size_t e;
+        int n;
+        if (!(set[c / 8] & (1u << (c % 8)))) {
+            c++;
+            continue;
+        }
+        for (e = c; e + 1 < BXA_CPULIST_MAX && (set[(e + 1) / 8] & (1u << ((e + 1) % 8))); e++)
+            ;
+        n = e > c ? snprintf(out + w, outlen - w, "%s%zu-%zu", w ? "," : "", c, e)
+                  : snprintf(out + w, outlen - w, "%s%zu", w ? "," : "", c);
+        if (n < 0 || (size_t)n >= outlen - w)
+            return bx_error_set(err, BX_EINVAL, "cpuset", "list longer than %zu bytes", outlen);
+        w += (size_t)n;
+        c = e + 1;
+    }
+    return 0;
+}
+
 int bxa_parse_devices_list(const char *buf, size_t len, int *allow_all, json_t **rules,
                            bx_error *err)
 {

@@ -495,6 +495,19 @@ static json_t *resources_as_engine(const json_t *res, const json_t *eng, int is_
     if (!by_period)
         json_object_del(r, "cpuPeriod");
     if (is_kernel) {
+        /* the CPUs and memory nodes in force: "*" (every one) when they are all of this
+         * host's, compared so with the engine's "" (resources()), recorded as null */
+        static const char *const sets[][2] = {{"cpusetCpus", "cpusetCpusHost"},
+                                              {"cpusetMems", "cpusetMemsHost"}};
+        for (size_t i = 0; i < 2; i++) {
+            const char *own = json_string_value(json_object_get(r, sets[i][0]));
+            const char *all = json_string_value(json_object_get(r, sets[i][1]));
+            if (own && all && *all && strcmp(own, all) == 0)
+                json_object_set_new(r, sets[i][0], json_string("*")); /* every one */
+            json_object_del(r, sets[i][1]);
+        }
+    }
+    if (is_kernel) {
         const json_t *sh = json_object_get(r, "cpuShares");
         const json_t *esh = json_object_get(eng, "cpuShares");
         if (json_is_integer(sh) && json_integer_value(sh) == 1024 && !json_is_integer(esh))
@@ -516,13 +529,19 @@ static json_t *resources_as_engine(const json_t *res, const json_t *eng, int is_
 
 static void resources(rctx *x)
 {
-    static const char *const limits[] = {"memoryBytes", "memorySwapBytes", "pidsLimit", "nanoCpus",
-                                         "cpuShares",   "cpuQuota",        "cpuPeriod"};
+    static const char *const limits[] = {"memoryBytes", "memorySwapBytes", "pidsLimit",
+                                         "nanoCpus",    "cpuShares",       "cpuQuota",
+                                         "cpuPeriod",   "cpusetCpus",      "cpusetMems"};
     json_t *res = json_object_get(x->c, "resources");
-    json_t *views[S_COUNT] = {NULL};
+    json_t *views[S_COUNT] = {NULL}, *every;
+    const json_t *kres = json_object_get(x->v->kernel, "resources");
 
     if (!json_is_object(res))
         return;
+    if (!(every = json_string("*"))) {
+        x->failed = 1;
+        return;
+    }
     views[S_SPEC] = resources_as_engine(json_object_get(x->v->spec, "resources"), res, 0);
     views[S_RUNTIME] = resources_as_engine(json_object_get(x->v->runtime, "resources"), res, 0);
     views[S_KERNEL] = resources_as_engine(json_object_get(x->v->kernel, "resources"), res, 1);
@@ -531,16 +550,29 @@ static void resources(rctx *x)
                                        json_object_get(views[S_SPEC], limits[i]),
                                        json_object_get(views[S_RUNTIME], limits[i]),
                                        json_object_get(views[S_KERNEL], limits[i])};
-        char field[64], label[48];
+        char field[64], label[48], host[64];
         const json_t *rec;
-        int won;
+        int won, set = !strncmp(limits[i], "cpuset", 6);
+        /* a set: the engine's and the spec's null ("" or none asked for) and a list that is all
+         * of this host's are every one, "*", as the kernel's view says it (a null there would
+         * be a view that cannot vouch, never a disagreement) */
+        snprintf(host, sizeof host, "%sHost", limits[i]);
+        const char *all = json_string_value(json_object_get(kres, host));
+        for (int s = S_ENGINE; set && s < S_RUNTIME; s++)
+            if (json_is_null(cand[s]) ||
+                (all && *all && json_is_string(cand[s]) &&
+                 strcmp(json_string_value(cand[s]), all) == 0))
+                cand[s] = every;
         snprintf(field, sizeof field, "containment.resources.%s", limits[i]);
         snprintf(label, sizeof label, "resources.%s", limits[i]);
         rec = pick(x, field, cand, same_json, NULL, &won);
-        if (won != S_ENGINE)
+        if (rec == every || json_equal((json_t *)rec, every))
+            put(x, res, limits[i], json_null()); /* every one: null in the certificate */
+        else if (won != S_ENGINE || set)
             put(x, res, limits[i], rec);
         source(x, label, won);
     }
+    json_decref(every);
     for (int s = 0; s < S_COUNT; s++)
         json_decref(views[s]);
 }

@@ -505,6 +505,11 @@ static const bx_member m_resources[] = {
     {"cpuPeriod", &limit},
     {"cpuQuota", &limit},
     {"cpuShares", &limit},
+    {"cpusetCpus", STR_N(BX_F_LINE), BX_M_OPTIONAL, 2, 0,
+     "The CPUs the session may run on, as the kernel lists them (\"0-3,8\", canonical: "
+     "cpuset.cpus.effective); null when they are all of this host's."},
+    {"cpusetMems", STR_N(BX_F_LINE), BX_M_OPTIONAL, 2, 0,
+     "The memory nodes the session may allocate from, the same way (cpuset.mems.effective)."},
     {"memoryBytes", &limit},
     {"memorySwapBytes", &limit},
     {"nanoCpus", &limit},
@@ -1012,6 +1017,7 @@ const bx_containment_row bx_containment[] = {
            {"memorySwapBytes", "resources.memorySwapBytes"}, {"pidsLimit", "resources.pidsLimit"},
            {"nanoCpus", "resources.nanoCpus"}, {"cpuShares", "resources.cpuShares"},
            {"cpuQuota", "resources.cpuQuota"}, {"cpuPeriod", "resources.cpuPeriod"},
+           {"cpusetCpus", "resources.cpusetCpus"}, {"cpusetMems", "resources.cpusetMems"},
            {"cgroupParent", "resources.cgroupParent"})},
     {"writeSurface", ARR(OBJ(m_surface), BX_O_SURFACE, 0), 0, 0,
      LIST_D(OBJ(r_surface), "Every writable place of the session must be listed (path, and kind "

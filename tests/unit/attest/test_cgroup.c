@@ -278,6 +278,121 @@ static void fresh(void)
         exit(1);
 }
 
+static const char *sres(world *w, const char *name)
+{
+    const json_t *v = json_object_get(json_object_get(w->view, "resources"), name);
+    return !v ? "(absent)" : json_is_null(v) ? "(null)" : json_string_value(v);
+}
+
+/* cpuset lists: the kernel's canonical form back, whatever order and overlap they were
+ * written in; anything else refused */
+static void cpulists(void)
+{
+    static const char *const good[][2] = {
+        {"0-3\n", "0-3"},         {"0\n", "0"},           {"", ""},
+        {"\n", ""},               {"3,1,2,0", "0-3"},     {"0-1,1-2", "0-2"},
+        {"0,2,4-5", "0,2,4-5"},   {"5-5", "5"},           {"8191", "8191"},
+        {"0-8191", "0-8191"},     {"1,3,2-4,10", "1-4,10"},
+    };
+    static const char *const bad[] = {"-1",  "3-1", "0,,1", "0,",   "a",    "0-",  "8192",
+                                      "0-8192", "1 2", "0\n1", " 0", "0x1", "-", ",0"};
+    char out[BXA_CPULIST_LEN], tiny[4];
+    bx_error e;
+
+    for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
+        int rc = bxa_parse_cpulist(good[i][0], strlen(good[i][0]), out, sizeof out, &e);
+        ok(rc == 0 && strcmp(out, good[i][1]) == 0, "cpulist %zu -> '%s' (got %.64s)", i,
+           good[i][1], rc == 0 ? out : e.msg);
+    }
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        ok(bxa_parse_cpulist(bad[i], strlen(bad[i]), out, sizeof out, &e) != 0,
+           "cpulist %zu refused", i);
+    ok(bxa_parse_cpulist("0\0001", 3, out, sizeof out, &e) != 0, "cpulist with a NUL refused");
+    ok(bxa_parse_cpulist("0-1,3", 5, tiny, sizeof tiny, &e) != 0,
+       "cpulist longer than the room refused, not cut");
+}
+
+/* cpuset: the effective sets of the session's own folder (crun's leaf), with the root's (this
+ * host's every CPU and node) beside them for reconciliation */
+static void v2_cpuset(void)
+{
+    world w;
+    const char *scope = "sys/fs/cgroup/system.slice/docker-" ID ".scope";
+    char leaf[256];
+
+    snprintf(leaf, sizeof leaf, "%s/container", scope);
+    put(leaf, "cpuset.cpus.effective", "1\n");
+    put(leaf, "cpuset.mems.effective", "0\n");
+    put(scope, "cpuset.cpus.effective", "0-1\n");
+    put(scope, "cpuset.mems.effective", "0\n");
+    put("sys/fs/cgroup", "cpuset.cpus.effective", "0-3\n");
+    put("sys/fs/cgroup", "cpuset.mems.effective", "0\n");
+    ok(open_world(&w, "0::/system.slice/docker-" ID ".scope/container\n", V2_MOUNTS) == 0,
+       "v2 cpuset: found");
+    ok_err(bxa_read_limits(&w.k, w.view, NULL), &w.e, "v2 cpuset: the limits read");
+    is_str(sres(&w, "cpusetCpus"), "1", "v2: cpuset.cpus.effective of the session's own folder");
+    is_str(sres(&w, "cpusetCpusHost"), "0-3", "v2: the root's, this host's every CPU");
+    is_str(sres(&w, "cpusetMems"), "0", "v2: cpuset.mems.effective");
+    is_str(sres(&w, "cpusetMemsHost"), "0", "v2: the root's memory nodes");
+    ok(kept(w.ev, "cgroup/cpuset.cpus.effective") && kept(w.ev, "cgroup.up3/cpuset.cpus.effective"),
+       "v2: the session's and the root's cpuset files are evidence");
+    close_world(&w);
+
+    /* the root's unreadable: the set is kept, the host's unknown */
+    unlink(strcat(strcpy(leaf, tmp), "/sys/fs/cgroup/cpuset.cpus.effective"));
+    ok(open_world(&w, "0::/system.slice/docker-" ID ".scope/container\n", V2_MOUNTS) == 0,
+       "v2 cpuset, no root file: found");
+    ok_err(bxa_read_limits(&w.k, w.view, NULL), &w.e, "v2 cpuset, no root file: read");
+    is_str(sres(&w, "cpusetCpus"), "1", "v2: the session's set kept");
+    is_str(sres(&w, "cpusetCpusHost"), "", "v2: this host's set unknown (\"\")");
+    close_world(&w);
+
+    /* a list the kernel would not write: the collection fails, it does not guess */
+    snprintf(leaf, sizeof leaf, "%s/container", scope);
+    put(leaf, "cpuset.cpus.effective", "1-0\n");
+    ok(open_world(&w, "0::/system.slice/docker-" ID ".scope/container\n", V2_MOUNTS) == 0,
+       "v2 cpuset, bad list: found");
+    ok(bxa_read_limits(&w.k, w.view, NULL) != 0 && strstr(w.e.msg, "range"),
+       "v2: a cpuset list that does not parse fails the read (%s)", w.e.msg);
+    close_world(&w);
+
+    /* no cpuset controller for the session: not read, no member */
+    snprintf(leaf, sizeof leaf, "%s/%s/container/cpuset.cpus.effective", tmp, scope);
+    unlink(leaf);
+    snprintf(leaf, sizeof leaf, "%s/%s/container/cpuset.mems.effective", tmp, scope);
+    unlink(leaf);
+    ok(open_world(&w, "0::/system.slice/docker-" ID ".scope/container\n", V2_MOUNTS) == 0,
+       "v2 no cpuset: found");
+    ok_err(bxa_read_limits(&w.k, w.view, NULL), &w.e, "v2 no cpuset: read");
+    is_str(sres(&w, "cpusetCpus"), "(absent)", "v2: no cpuset file, no cpusetCpus");
+    close_world(&w);
+}
+
+/* v1: the cpuset hierarchy's cpuset.effective_cpus/_mems */
+static void v1_cpuset(void)
+{
+    world w;
+    static const char *mounts =
+        "23 1 254:0 / / rw,relatime - ext4 /dev/vda rw\n"
+        "31 23 0:28 / /sys/fs/cgroup rw,relatime - tmpfs tmpfs rw,mode=755\n"
+        "33 31 0:30 / /sys/fs/cgroup/cpuset rw,relatime - cgroup cgroup rw,cpuset\n"
+        "39 31 0:36 / /sys/fs/cgroup/pids rw,relatime - cgroup cgroup rw,pids\n";
+    static const char *cg = "8:pids:/docker/" ID "\n3:cpuset:/docker/" ID "\n";
+
+    put("sys/fs/cgroup/pids/docker/" ID, "pids.max", "64\n");
+    put("sys/fs/cgroup/cpuset/docker/" ID, "cpuset.effective_cpus", "0-1\n");
+    put("sys/fs/cgroup/cpuset/docker/" ID, "cpuset.effective_mems", "0\n");
+    put("sys/fs/cgroup/cpuset", "cpuset.effective_cpus", "0-1\n");
+    put("sys/fs/cgroup/cpuset", "cpuset.effective_mems", "0\n");
+    ok(open_world(&w, cg, mounts) == 0, "v1 cpuset: found (%s)", w.e.msg);
+    ok_err(bxa_read_limits(&w.k, w.view, NULL), &w.e, "v1 cpuset: read");
+    is_str(sres(&w, "cpusetCpus"), "0-1", "v1: cpuset.effective_cpus");
+    is_str(sres(&w, "cpusetCpusHost"), "0-1", "v1: the hierarchy root's");
+    is_str(sres(&w, "cpusetMems"), "0", "v1: cpuset.effective_mems");
+    ok(kept(w.ev, "cgroup.up2/cpuset.effective_cpus"), "v1: the root's file is evidence");
+    close_world(&w);
+}
+
 int main(void)
 {
     fresh();
@@ -290,6 +405,11 @@ int main(void)
     v1();
     fresh();
     bad_file();
+    cpulists();
+    fresh();
+    v2_cpuset();
+    fresh();
+    v1_cpuset();
     {
         char cmd[128];
         snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmp);

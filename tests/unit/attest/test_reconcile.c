@@ -682,6 +682,68 @@ static void mount_sources(void)
     top_changes = NULL;
 }
 
+/* cpuset: the kernel's effective set wins; a set that is all of this host's is null, whichever
+ * view says it (the engine's "", its "0-1" on a 2-CPU host, the kernel's "0-1") */
+static void cpusets(void)
+{
+    run r;
+    const json_t *d;
+
+    r = reconcile(NULL, "engine+kernel", NULL, NULL,
+                  "{\"resources\":{\"cpusetCpus\":\"0-1\",\"cpusetCpusHost\":\"0-1\","
+                  "\"cpusetMems\":\"0\",\"cpusetMemsHost\":\"0\"}}",
+                  NULL);
+    ok(is_json(at(r.p, "/containment/resources/cpusetCpus"), "null") &&
+           is_json(at(r.p, "/containment/resources/cpusetMems"), "null") &&
+           !discrepancy(r.p, "containment.resources.cpusetCpus") &&
+           !discrepancy(r.p, "containment.resources.cpusetMems"),
+       "cpuset: the engine's every CPU and the kernel's every CPU of this host agree (null)");
+    ok(!at(r.p, "/containment/resources/cpusetCpusHost"), "cpuset: the host's set is not a member");
+    done(&r);
+
+    r = reconcile(NULL, "engine+kernel", NULL, NULL,
+                  "{\"resources\":{\"cpusetCpus\":\"0\",\"cpusetCpusHost\":\"0-1\"}}", NULL);
+    d = discrepancy(r.p, "containment.resources.cpusetCpus");
+    ok(d && is_json(json_object_get(d, "recorded"), "\"0\"") &&
+           is_json(json_object_get(json_object_get(d, "values"), "engine"), "\"*\"") &&
+           is_json(at(r.p, "/containment/resources/cpusetCpus"), "\"0\""),
+       "cpuset: narrowed in the kernel behind the engine: the kernel's \"0\" recorded, a discrepancy");
+    done(&r);
+
+    r = reconcile("{\"CpusetCpus\":\"1,0\"}", "engine+kernel", NULL, NULL,
+                  "{\"resources\":{\"cpusetCpus\":\"0-1\",\"cpusetCpusHost\":\"0-1\"}}", NULL);
+    ok(!discrepancy(r.p, "containment.resources.cpusetCpus") &&
+           is_json(at(r.p, "/containment/resources/cpusetCpus"), "null"),
+       "cpuset: the engine's \"1,0\" on a 2-CPU host is every CPU: null, no discrepancy");
+    done(&r);
+
+    r = reconcile("{\"CpusetCpus\":\"1\"}", "engine+kernel", NULL, NULL,
+                  "{\"resources\":{\"cpusetCpus\":\"1\",\"cpusetCpusHost\":\"0-1\"}}", NULL);
+    ok(!discrepancy(r.p, "containment.resources.cpusetCpus") &&
+           is_json(at(r.p, "/containment/resources/cpusetCpus"), "\"1\""),
+       "cpuset: --cpuset-cpus 1 and the kernel's 1 agree");
+    done(&r);
+
+    r = reconcile("{\"CpusetCpus\":\"1\"}", "engine+kernel", NULL, NULL,
+                  "{\"resources\":{\"cpusetCpus\":\"1\",\"cpusetCpusHost\":\"\"}}", NULL);
+    ok(!discrepancy(r.p, "containment.resources.cpusetCpus") &&
+           is_json(at(r.p, "/containment/resources/cpusetCpus"), "\"1\""),
+       "cpuset: the host's set unknown: the set kept as read");
+    done(&r);
+
+    r = reconcile(NULL, "engine+kernel", NULL, NULL,
+                  "{\"resources\":{\"cpusetCpus\":\"0-1\",\"cpusetCpusHost\":\"\"}}", NULL);
+    d = discrepancy(r.p, "containment.resources.cpusetCpus");
+    ok(d && is_json(at(r.p, "/containment/resources/cpusetCpus"), "\"0-1\""),
+       "cpuset: the host's set unknown: never taken as every CPU (the kernel's set recorded)");
+    done(&r);
+
+    r = reconcile("{\"CpusetCpus\":\"0-2,1\"}", "engine", NULL, NULL, NULL, NULL);
+    ok(is_json(at(r.p, "/containment/resources/cpusetCpus"), "\"0-2\""),
+       "cpuset: the engine's list written in canonical form");
+    done(&r);
+}
+
 int main(void)
 {
     version = load("version.json", NULL, NULL);
@@ -700,6 +762,7 @@ int main(void)
     seccomp_programs();
     network_links();
     mount_sources();
+    cpusets();
     json_decref(version);
     json_decref(info);
     json_decref(container);
