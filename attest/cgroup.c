@@ -298,15 +298,16 @@ static int cg_cpu(bxa_kctx *k, int v1, int64_t *q, int64_t *p)
 }
 
 /* The CPUs or memory nodes the session may use (what = "cpus" or "mems"): the effective set of
- * its own cgroup (the kernel intersects it with every ancestor's), and the hierarchy root's,
- * this host's whole set. v1 cpuset.effective_cpus/_mems, v2 cpuset.cpus.effective/
- * .mems.effective (present where the cpuset controller is enabled for the session). 1 read
- * (*own, and *all or "" when the root's is not readable), 0 not read, < 0 an error. */
+ * the nearest folder from the session's own up that has one (the kernel intersects it with
+ * every ancestor's; on v2 a folder without the cpuset controller has no such file, and its
+ * tasks run in the nearest ancestor's set), and the hierarchy root's, this host's whole set.
+ * v1 cpuset.effective_cpus/_mems, v2 cpuset.cpus.effective/.mems.effective. 1 read (*own, and
+ * *all or "" when the root's is not readable), 0 read nowhere, < 0 an error. */
 static int cg_cpuset(bxa_kctx *k, int v1, const char *what, char *own, char *all)
 {
     char (*dirs)[PATH_MAX] = malloc(CG_DEPTH_MAX * sizeof *dirs);
     char file[64], *raw = NULL;
-    size_t n;
+    size_t n, at;
     int r = 0;
 
     own[0] = all[0] = '\0';
@@ -314,28 +315,32 @@ static int cg_cpuset(bxa_kctx *k, int v1, const char *what, char *own, char *all
         return bxa_oom(k->err);
     snprintf(file, sizeof file, v1 ? "cpuset.effective_%s" : "cpuset.%s.effective", what);
     n = cg_chain(k, v1 ? "cpuset" : NULL, dirs);
-    for (size_t i = 0; n > 0 && i < 2; i++) {
-        size_t level = i == 0 ? 0 : n - 1;
-        char *dst = i == 0 ? own : all;
-        if (i == 1 && n == 1) { /* the session's cgroup is the root */
-            memcpy(all, own, strlen(own) + 1);
+    for (at = 0; at < n; at++) {
+        if ((r = cg_read_one(k, dirs[at], at, file, NULL, NULL, &raw)) != 0)
             break;
-        }
-        if ((r = cg_read_one(k, dirs[level], level, file, NULL, NULL, &raw)) < 0)
-            break;
-        if (r == 0) {
-            if (i == 0)
-                break; /* not read */
-            r = 1;     /* the root's unknown: the set is kept as it is */
-            continue;
-        }
-        r = bxa_parse_cpulist(raw, strlen(raw), dst, BXA_CPULIST_LEN, k->err);
-        free(raw);
-        raw = NULL;
-        if (r != 0)
-            break;
-        r = 1;
     }
+    if (r <= 0) /* an error, or read nowhere */
+        goto out;
+    r = bxa_parse_cpulist(raw, strlen(raw), own, BXA_CPULIST_LEN, k->err);
+    free(raw);
+    raw = NULL;
+    if (r != 0)
+        goto out;
+    r = 1;
+    if (at + 1 == n) { /* the set read is the root's */
+        memcpy(all, own, strlen(own) + 1);
+        goto out;
+    }
+    if ((r = cg_read_one(k, dirs[n - 1], n - 1, file, NULL, NULL, &raw)) < 0)
+        goto out;
+    if (r == 1) {
+        r = bxa_parse_cpulist(raw, strlen(raw), all, BXA_CPULIST_LEN, k->err);
+        free(raw);
+        if (r != 0)
+            goto out;
+    }
+    r = 1; /* the root's unknown: the set is kept as it is */
+out:
     free(dirs);
     return r;
 }

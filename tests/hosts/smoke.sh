@@ -167,6 +167,8 @@ for r in runc crun runsc; do
   # the limit in force: the smallest pids.max from the session's cgroup up to the root
   is "$(cat "$T/$r.pl")" "$(awk '$2 != "max" {print $2}' "$T/$r.pids" | sort -n | head -n 1)" \
     "$r certificate: resources.pidsLimit is the smallest pids.max on the way up"
+  field "$T/$r.json" predicate.containment.resources >"$T/$r.res"
+  like "$T/$r.res" '"cpusetCpus": null' "$r certificate: cpusetCpus read, null (every CPU of the guest)"
   # AppArmor as the kernel applies it
   is "$(field "$T/$r.json" predicate.containment.apparmor.kernel.hostEnabled)" true \
     "$r certificate: apparmor.kernel.hostEnabled true"
@@ -202,13 +204,15 @@ is "$(cat "$T/crun.pl")" "$(cat "$T/runc.pl")" "the pids limit in force is the s
 
 # ---- a slice above the session: its MemoryMax and TasksMax bind it (--cgroup-parent),
 # under --cgroupns host (runc) and private (crun)
-g "systemctl set-property --runtime $S.slice MemoryMax=96M TasksMax=33" >/dev/null 2>&1
+g "systemctl set-property --runtime $S.slice MemoryMax=96M TasksMax=33 AllowedCPUs=0" >/dev/null 2>&1
 for r in runc crun; do
   ns=private; [ $r = runc ] && ns=host
   ok "a $r session under $S.slice (--memory 256m, --cgroupns $ns)" g docker run -d --name "$S-sl$r" \
     --runtime $r --network none --cgroup-parent "$S.slice" --cgroupns $ns --memory 256m boxcert-session:1 sleep 600
   expect_rc 0 "boxcert collect (the $r session under the slice)" \
     g $B collect "$S-sl$r" --key "/tmp/$S/k.key" --out "/tmp/$S/sl$r.intoto.json"
+  # the CPUs the kernel lets the session's init run on, read without boxcert
+  gv "pid=\$(docker inspect -f '{{.State.Pid}}' $S-sl$r); sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' /proc/\$pid/status" >"$T/sl$r.cpus"
   g docker rm -f "$S-sl$r" >/dev/null 2>&1
   g $B show "/tmp/$S/sl$r.intoto.json" --policy /usr/local/share/doc/boxcert/examples/policies/demo.yaml \
     --key "/tmp/$S/k.pub" >"$T/sl$r.json" 2>/dev/null
@@ -221,6 +225,11 @@ for r in runc crun; do
   field "$T/sl$r.json" predicate.evidence.discrepancies >"$T/sl$r.disc"
   like "$T/sl$r.disc" '"field": "containment.resources.memoryBytes"' \
     "$r under the slice: the engine's 256 MiB against the kernel's 96 MiB is a discrepancy"
+  is "$(cat "$T/sl$r.cpus")" 0 "$r under the slice: the kernel runs the session on CPU 0 only (Cpus_allowed_list)"
+  is "$(field "$T/sl$r.json" predicate.containment.resources.cpusetCpus)" 0 \
+    "$r under the slice: cpusetCpus is the slice's AllowedCPUs (0), not the engine's every CPU"
+  like "$T/sl$r.disc" '"field": "containment.resources.cpusetCpus"' \
+    "$r under the slice: the engine's every CPU against the kernel's CPU 0 is a discrepancy"
 done
 
 # ---- AppArmor cases: apparmor=unconfined, a custom profile loaded here (then edited and

@@ -356,15 +356,31 @@ static void v2_cpuset(void)
        "v2: a cpuset list that does not parse fails the read (%s)", w.e.msg);
     close_world(&w);
 
-    /* no cpuset controller for the session: not read, no member */
+    /* no cpuset controller for the session's own folder (v2: no such file there): its tasks
+     * run in the nearest ancestor's set, the scope's */
     snprintf(leaf, sizeof leaf, "%s/%s/container/cpuset.cpus.effective", tmp, scope);
     unlink(leaf);
     snprintf(leaf, sizeof leaf, "%s/%s/container/cpuset.mems.effective", tmp, scope);
     unlink(leaf);
     ok(open_world(&w, "0::/system.slice/docker-" ID ".scope/container\n", V2_MOUNTS) == 0,
+       "v2 no cpuset in the leaf: found");
+    ok_err(bxa_read_limits(&w.k, w.view, NULL), &w.e, "v2 no cpuset in the leaf: read");
+    is_str(sres(&w, "cpusetCpus"), "0-1", "v2: no cpuset file in the leaf: the scope's set binds it");
+    ok(kept(w.ev, "cgroup.up1/cpuset.cpus.effective"), "v2: the scope's file is evidence");
+    close_world(&w);
+
+    /* the cpuset controller nowhere: not read, no member */
+    snprintf(leaf, sizeof leaf, "%s/%s/cpuset.cpus.effective", tmp, scope);
+    unlink(leaf);
+    snprintf(leaf, sizeof leaf, "%s/%s/cpuset.mems.effective", tmp, scope);
+    unlink(leaf);
+    snprintf(leaf, sizeof leaf, "%s/sys/fs/cgroup/cpuset.mems.effective", tmp);
+    unlink(leaf);
+    ok(open_world(&w, "0::/system.slice/docker-" ID ".scope/container\n", V2_MOUNTS) == 0,
        "v2 no cpuset: found");
     ok_err(bxa_read_limits(&w.k, w.view, NULL), &w.e, "v2 no cpuset: read");
-    is_str(sres(&w, "cpusetCpus"), "(absent)", "v2: no cpuset file, no cpusetCpus");
+    is_str(sres(&w, "cpusetCpus"), "(absent)", "v2: no cpuset file anywhere, no cpusetCpus");
+    is_str(sres(&w, "cpusetMems"), "(absent)", "v2: no cpusetMems either");
     close_world(&w);
 }
 
