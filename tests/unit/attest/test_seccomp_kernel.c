@@ -522,13 +522,15 @@ static json_t *strict_deny(void)
 }
 
 /* Each engine's own default profile (the program the kernel would run: compiled from the
- * profile) denies every syscall of strict@2's list on every ABI. */
+ * profile) denies every syscall of strict@2's list on every ABI: Docker 20.10's and Docker
+ * 26's as each handed them to runc (OCI), and Moby's source profile turned into OCI. */
 static void test_defaults_pass_strict(void)
 {
-    static const char *const files[] = {"docker-20.10-oci.json", "docker-default.json"};
+    static const char *const files[] = {"docker-20.10-oci.json", "docker-26-oci.json",
+                                        "docker-default.json"};
     json_t *deny = strict_deny();
     is_int(json_array_size(deny), 92, "strict@2 denies 92 syscalls");
-    for (int i = 0; i < 2; i++) {
+    for (int i = 0; i < 3; i++) {
         char path[512];
         json_error_t je;
         bx_error e = {0};
@@ -539,7 +541,7 @@ static void test_defaults_pass_strict(void)
         bxa_sc_task t = {.tid = 1, .state = BXA_SC_READ, .nfilters = 1};
         snprintf(path, sizeof path, "%s/fixtures/seccomp/%s", BOXCERT_SOURCE_DIR, files[i]);
         prof = json_load_file(path, 0, &je);
-        if (i == 0)
+        if (strstr(files[i], "-oci.json"))
             oci = json_incref(prof);
         else if (bx_seccomp_docker_to_oci(prof, "amd64", bx_seccomp_docker_default_caps, 6, 12,
                                           &oci, &e) != 0)
