@@ -101,6 +101,7 @@ test-hosts:
 	@bash scripts/testhost.sh build
 	@bash scripts/testhost.sh start
 	@rc=0; BOXCERT_REQUIRE_TESTHOST=1 bash tests/hosts/smoke.sh || rc=$$?; \
+	  BOXCERT_REQUIRE_TESTHOST=1 bash tests/hosts/seccomp.sh || rc=$$?; \
 	  bash scripts/testhost.sh stop; exit $$rc
 
 demo: deps build engine
