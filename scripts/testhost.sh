@@ -219,7 +219,8 @@ customize_guest() { # customize_guest ROOT (a customize hook: runs outside, ROOT
   "default-runtime": "runc",
   "runtimes": {
     "crun": {"path": "/usr/bin/crun"},
-    "runsc": {"path": "/usr/bin/runsc", "runtimeArgs": ["--network=none", "--oci-seccomp"]}
+    "runsc": {"path": "/usr/bin/runsc", "runtimeArgs": ["--network=none", "--oci-seccomp"]},
+    "runsc-plain": {"path": "/usr/bin/runsc", "runtimeArgs": ["--network=none"]}
   }
 }
 JSON
