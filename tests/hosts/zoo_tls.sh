@@ -76,13 +76,17 @@ gid=$(gv "docker info --format '{{.ID}}'")
 is "$(gv "docker info --format '{{.CgroupDriver}} {{.CgroupVersion}}'")" "systemd 2" \
   "the guest's engine: cgroup driver systemd, cgroup v2 (docker info over ssh)"
 img=$(gv "docker image inspect --format '{{.Id}}' boxcert-session:1")
+# the API version spoken: the lower of the guest's and the newest boxcert speaks (the header's
+# BX_ENGINE_API_MAX, docs/collector.md)
+bx_api=$(sed -n 's/^#define BX_ENGINE_API_MAX "\(.*\)"$/\1/p' "$BOXCERT_SOURCE_DIR/attest/include/bx_attest.h")
+api=$(printf '%s\n%s\n' "${gver#* }" "$bx_api" | sort -V | head -n 1)
 
 cat >"$T/table" <<EOF
 # --- the guest engine's facts, from its /version and /info over TLS
 hardened-runc engine.kind = "docker"
 hardened-runc engine.version = "${gver% *}"
-hardened-runc engine.version ~ "^26\\."
-hardened-runc engine.apiVersion = "${gver#* }"
+hardened-runc engine.version ~ "^26\\\\."
+hardened-runc engine.apiVersion = "$api"
 hardened-runc engine.id = "$gid"
 hardened-runc engine.endpoint = "$DOCKER_HOST"
 hardened-runc engine.tlsPeerSha256 = "$peer"
