@@ -11,8 +11,14 @@ HERE=$BOXCERT_SOURCE_DIR/tests/engine
 PORT=$((20000 + $$ % 20000))
 # This host's facts that decide what is true of a session here (the development machine:
 # cgroup v1, Docker 20.10; the test host: cgroup v2 with systemd, Docker 26, crun)
+cgv=1
+[ "$(stat -fc %T /sys/fs/cgroup)" = cgroup2fs ] && cgv=2
 cgns=host   # Docker's default cgroup namespace: the host's on cgroup v1, a private one on v2
-[ "$(stat -fc %T /sys/fs/cgroup)" = cgroup2fs ] && cgns=private
+[ $cgv = 2 ] && cgns=private
+# the write surface of a hardened session: on v1 /sys/fs/cgroup is a writable tmpfs (the
+# hierarchies beneath it read-only), on v2 a read-only cgroup2 mount
+ws_len=7
+[ $cgv = 2 ] && ws_len=6
 crun=0
 has_runtime crun && crun=1
 # "ALL" and privileged: every capability Docker's library knows (20.10: CHOWN to AUDIT_READ,
@@ -24,7 +30,7 @@ apparmor=0  # privileged sessions run unconfined where AppArmor is on (CIS 5.2 f
 [ "$(cat /sys/module/apparmor/parameters/enabled 2>/dev/null)" = Y ] && apparmor=1
 pids_in_force() { # pids_in_force PID: the smallest pids.max from its cgroup up to the root, or max
   local rel d v min=max
-  if [ "$cgns" = private ]; then rel=$(sed -n 's/^0:://p' "/proc/$1/cgroup"); d=/sys/fs/cgroup$rel
+  if [ $cgv = 2 ]; then rel=$(sed -n 's/^0:://p' "/proc/$1/cgroup"); d=/sys/fs/cgroup$rel
   else rel=$(awk -F: '$2 ~ /(^|,)pids(,|$)/ {print $3}' "/proc/$1/cgroup"); d=/sys/fs/cgroup/pids$rel; fi
   while [ -d "$d" ]; do
     v=$(cat "$d/pids.max" 2>/dev/null || echo max)
@@ -168,7 +174,8 @@ hardened-runc containment.writeSurface.[path=/tmp].kind = "tmpfs"
 hardened-runc containment.writeSurface.[path=/tmp].fsType = "tmpfs"
 hardened-runc containment.writeSurface.[path=/dev/shm].sizeBytes = 67108864
 hardened-runc containment.writeSurface.[path=/dev].kind = "engine"
-hardened-runc containment.writeSurface len 7
+hardened-runc containment.writeSurface len $ws_len
+$([ $cgv = 1 ] && echo 'hardened-runc containment.writeSurface.[path=/sys/fs/cgroup].fsType = "tmpfs"')
 hardened-runc containment.maskedPaths has "/proc/kcore"
 # --- hardened runsc: the sandbox's arguments and the OCI spec, never its own process
 hardened-runsc evidence.level = "engine+runtime"
@@ -381,6 +388,8 @@ for line in open(path):
             ids.remove("5.29")
         if aa and name.startswith("privileged") and "5.2" not in ids:
             ids.append("5.2")
+        if aa and name == "hardened-runsc":
+            st = "fail"  # strict asks for AppArmor enforced; the sentry's is not read
         ids.sort(key=lambda s: [int(x) for x in s.split(".")])
         line = f"{name} {st} {','.join(ids) or '-'}\n"
     out.append(line)
@@ -389,6 +398,13 @@ PY
 while IFS=$'\t' read -r st label got; do
   if [ "$st" = PASS ]; then _tap 0 "$label"; else echo "#   got: $got"; _tap 1 "$label"; fi
 done < <($PY "$HERE/zoo_verdicts.py" "$T/strict.json" "$T/cis.json" "$T/verdicts")
+if [ $apparmor = 1 ]; then
+  ok "hardened-runsc fails strict on containment.apparmor (unknown: AppArmor on, runsc's not read)" $PY -c '
+import json, sys
+r = [x for x in json.load(open(sys.argv[1]))["results"] if x["file"].endswith("/hardened-runsc.intoto.json")][0]
+bad = {(f["rule"], f["status"]) for f in r["findings"] if f["status"] != "pass"}
+assert bad == {("containment.apparmor", "unknown")}, bad' "$T/strict.json"
+fi
 
 # The same sessions over the mutual-TLS endpoint: level engine, the server's certificate
 # recorded as the SHA-256 of its DER.
