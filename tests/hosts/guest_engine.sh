@@ -41,6 +41,7 @@ for s in "${scripts[@]}"; do
   g "cd $G && env CI=true BOXCERT_REQUIRE_ENGINE=1 BOXCERT_BIN=/usr/local/bin \
     BOXCERT_SOURCE_DIR=$G BOXCERT_PREBUILT=$G/prebuilt BOXCERT_EXPECT_RUNTIMES='runc crun runsc' \
     BOXCERT_TLS_HOST=tcp://127.0.0.1:2376 BOXCERT_TLS_CERT_PATH=$G/tls BOXCERT_ZOO_JOBS=2 \
+    BOXCERT_SESSION_SECONDS=3600 \
     TMPDIR=/tmp bash tests/engine/$s" </dev/null 2>"$T/$s.err" | tee "$T/$s.tap" | sed -u 's/^/    /'
   rc=${PIPESTATUS[0]}
   sed 's/^/    # stderr: /' "$T/$s.err" | head -n 20

@@ -132,7 +132,9 @@ session() { # session NAME [docker run args...] -- [command...]
   while [ $# -gt 0 ] && [ "$1" != "--" ]; do args+=("$1"); shift; done
   [ $# -gt 0 ] && shift
   cmd=("$@")
-  [ ${#cmd[@]} -gt 0 ] || cmd=(sleep 600)
+  # (BOXCERT_SESSION_SECONDS: longer where starting a zoo takes more than ten minutes, the
+  # emulated test host)
+  [ ${#cmd[@]} -gt 0 ] || cmd=(sleep "${BOXCERT_SESSION_SECONDS:-600}")
   "$DOCKER" run -d --label "boxcert.test=$RUN_ID" --name "bxt-$RUN_ID-$name" "${args[@]}" \
     "$SESSION_IMAGE" "${cmd[@]}"
 }
