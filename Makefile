@@ -96,13 +96,15 @@ packages: deps build engine
 # The hosts users run (scripts/testhost.sh, docs/testhost.md): a Debian 13 guest under qemu
 # with cgroup v2 + systemd, AppArmor, runc/crun/runsc and mutual TLS; boxcert built for it.
 # The guest is cached in /var/tmp/boxcert-testhost; the tests run from this machine over
-# ssh and TLS; the guest is stopped whatever they say.
+# ssh and TLS (smoke.sh) and as root in it (seccomp.sh); the guest is stopped whatever they
+# say. tests/hosts/zoo_tls.sh and tests/hosts/guest_engine.sh (the zoos on the guest) are not
+# run here yet: they have not passed on the guest (docs/testhost.md).
 test-hosts:
 	@bash scripts/testhost.sh build
-	@bash scripts/testhost.sh start
-	@rc=0; BOXCERT_REQUIRE_TESTHOST=1 bash tests/hosts/smoke.sh || rc=$$?; \
-	  BOXCERT_REQUIRE_TESTHOST=1 bash tests/hosts/seccomp.sh || rc=$$?; \
-	  bash scripts/testhost.sh stop; exit $$rc
+	@trap 'bash scripts/testhost.sh stop' EXIT; trap 'exit 130' INT TERM; bash scripts/testhost.sh start || exit 1; \
+	  rc=0; for t in smoke seccomp; do s=$$(date +%s); \
+	  BOXCERT_REQUIRE_TESTHOST=1 bash tests/hosts/$$t.sh || rc=1; \
+	  echo "== tests/hosts/$$t.sh: $$(( $$(date +%s) - s )) s"; done; exit $$rc
 
 demo: deps build engine
 	@bash scripts/demo.sh

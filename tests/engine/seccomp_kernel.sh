@@ -14,7 +14,7 @@ need_engine
 PY=/usr/bin/python3
 HERE=$BOXCERT_SOURCE_DIR/tests/engine
 mkdir -p "$T/sc"
-ok "the helper builds (static)" cc -static -O2 -pthread -o "$T/sc/seccomp_helper" "$HERE/seccomp_helper.c"
+static_helper seccomp_helper "$T/sc/seccomp_helper"
 "$BOXCERT" keygen --out "$T/k" >/dev/null
 
 # strict@2's list as a policy of its own (so that only seccomp is judged)

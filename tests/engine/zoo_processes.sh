@@ -29,7 +29,7 @@ finish() {
 trap finish EXIT
 
 mkdir -p "$T/zoo" "$T/certs" "$T/rv" "$T/hostdir"
-ok "the helper builds (static)" cc -static -O2 -pthread -o "$T/zoo/zoo_helper" "$HERE/zoo_helper.c"
+static_helper zoo_helper "$T/zoo/zoo_helper"
 "$BOXCERT" keygen --out "$T/k" >/dev/null
 HARD=(--network none --read-only --cap-drop ALL --security-opt no-new-privileges --pids-limit 64
   --memory 256m --tmpfs /tmp:size=64m -v "$T/zoo:/zoo:ro")

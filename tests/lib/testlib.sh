@@ -132,7 +132,9 @@ session() { # session NAME [docker run args...] -- [command...]
   while [ $# -gt 0 ] && [ "$1" != "--" ]; do args+=("$1"); shift; done
   [ $# -gt 0 ] && shift
   cmd=("$@")
-  [ ${#cmd[@]} -gt 0 ] || cmd=(sleep 600)
+  # (BOXCERT_SESSION_SECONDS: longer where starting a zoo takes more than ten minutes, the
+  # emulated test host)
+  [ ${#cmd[@]} -gt 0 ] || cmd=(sleep "${BOXCERT_SESSION_SECONDS:-600}")
   "$DOCKER" run -d --label "boxcert.test=$RUN_ID" --name "bxt-$RUN_ID-$name" "${args[@]}" \
     "$SESSION_IMAGE" "${cmd[@]}"
 }
@@ -145,6 +147,29 @@ cleanup_sessions() {
     "$DOCKER" network rm "$n" >/dev/null 2>&1
   done
   rm -rf "$T"
+}
+
+# static_helper NAME DEST: tests/engine/NAME.c built static into DEST (one TAP line); on a host
+# without a compiler (the test host, tests/hosts/guest_engine.sh) the binary built static
+# elsewhere, from $BOXCERT_PREBUILT.
+static_helper() {
+  if [ -n "${BOXCERT_PREBUILT:-}" ]; then
+    ok "the helper $1 (built static where the tests were shipped from)" \
+      install -m 755 "$BOXCERT_PREBUILT/$1" "$2"
+  else
+    ok "the helper $1 builds (static)" cc -static -O2 -pthread -o "$2" \
+      "$BOXCERT_SOURCE_DIR/tests/engine/$1.c"
+  fi
+}
+
+# has_runtime NAME: the engine has the runtime NAME. Where BOXCERT_EXPECT_RUNTIMES names it (the
+# test host's list), its absence is a failing test line, never a quiet skip.
+has_runtime() {
+  if "$DOCKER" info --format '{{json .Runtimes}}' 2>/dev/null | grep -q "\"$1\""; then return 0; fi
+  case " ${BOXCERT_EXPECT_RUNTIMES:-} " in
+    *" $1 "*) : >"$ERR"; _tap 1 "the engine has the runtime $1 (BOXCERT_EXPECT_RUNTIMES)" ;;
+  esac
+  return 1
 }
 
 # check_schema NAME FILE...: the documents validate against `boxcert schema NAME` with
