@@ -11,10 +11,13 @@
 /* The capability names and Docker's default set are schema/'s (containment.c): one list. */
 #define cap_names bx_cap_names
 #define CAP_COUNT BX_CAP_COUNT
-/* "ALL" and privileged, as Docker 20.10 reads them: every capability its library knows,
+/* "ALL" and privileged, as Docker before 23 reads them: every capability its library knows,
  * CAP_CHOWN (0) to CAP_AUDIT_READ (37); PERFMON, BPF and CHECKPOINT_RESTORE (38-40) are
- * newer than it (its OCI specs never list them). */
-#define CAP_ALL_BITS ((UINT64_C(1) << 38) - 1)
+ * newer than it (its OCI specs never list them). From Docker 23 on, every capability the
+ * host's kernel has: at the engine's level that kernel is not read, so every one boxcert
+ * knows (0-40), the most the session may hold (the kernel's view, where read, wins). */
+#define CAP_ALL_BITS_OLD ((UINT64_C(1) << 38) - 1)
+#define CAP_ALL_BITS_NEW ((UINT64_C(1) << CAP_COUNT) - 1)
 _Static_assert(CAP_COUNT == BXA_CAP_COUNT, "capability table");
 
 static int cap_index(const char *name)
@@ -129,15 +132,32 @@ static json_t *cap_names_of(uint64_t bits)
     return r;
 }
 
-/* The set Docker 20.10 gives the container (daemon/caps TweakCapabilities): ALL in add wins
+/* What "ALL" and privileged give: Docker 23 and later, every capability (above); Docker
+ * before 23 and any other engine (Podman), the 38 of Docker 20.10's library. An engine
+ * version that does not start with a number is taken as the newer (the larger set). */
+static uint64_t cap_all_bits(const bxa_pctx *x)
+{
+    const char *v = json_string_value(json_object_get(x->version, "Version"));
+    long major = 0;
+
+    if (x->libpod)
+        return CAP_ALL_BITS_OLD;
+    if (!v || !isdigit((unsigned char)v[0]))
+        return CAP_ALL_BITS_NEW;
+    for (; isdigit((unsigned char)*v) && major < 1000; v++)
+        major = major * 10 + (*v - '0');
+    return major >= 23 ? CAP_ALL_BITS_NEW : CAP_ALL_BITS_OLD;
+}
+
+/* The set Docker gives the container (daemon/caps TweakCapabilities): ALL in add wins
  * (minus drop), then ALL in drop (only add), else defaults - drop + add. */
-static uint64_t cap_effective(int privileged, uint64_t add, int add_all, uint64_t drop,
-                              int drop_all)
+static uint64_t cap_effective(uint64_t all, int privileged, uint64_t add, int add_all,
+                              uint64_t drop, int drop_all)
 {
     if (privileged)
-        return CAP_ALL_BITS;
+        return all;
     if (add_all)
-        return CAP_ALL_BITS & ~drop;
+        return all & ~drop;
     if (drop_all)
         return add;
     return (bx_cap_docker_default_bits() & ~drop) | add;
@@ -153,7 +173,7 @@ int bxa_build_capabilities(bxa_pctx *x, json_t **out)
     if ((rc = cap_list(x, "/HostConfig/CapAdd", &add, &addb, &add_all)) != 0 ||
         (rc = cap_list(x, "/HostConfig/CapDrop", &drop, &dropb, &drop_all)) != 0)
         goto out;
-    eff = cap_names_of(cap_effective(x->privileged, addb, add_all, dropb, drop_all));
+    eff = cap_names_of(cap_effective(cap_all_bits(x), x->privileged, addb, add_all, dropb, drop_all));
     if (!eff) {
         rc = bxa_oom(x->err);
         goto out;

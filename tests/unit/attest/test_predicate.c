@@ -393,6 +393,45 @@ static void semantics(fixture *f)
     json_decref(f->c);
     f->c = saved;
 
+    /* Docker 23 on: ALL and privileged are every capability (PERFMON, BPF, CHECKPOINT_RESTORE
+     * too); before 23, and for a version of no number, as above / the larger set */
+    static const struct {
+        const char *version, *add;
+        int priv;
+        size_t n_eff;
+    } ver[] = {
+        {"26.1.5+dfsg1", "[]", 1, 41},   {"23.0.0", "[\"ALL\"]", 0, 41},
+        {"22.06.2", "[]", 1, 38},        {"20.10.24+dfsg1", "[\"ALL\"]", 0, 38},
+        {"dev", "[]", 1, 41},
+    };
+    json_t *saved_v = json_deep_copy(f->version);
+    saved = json_deep_copy(f->c);
+    for (size_t i = 0; i < sizeof ver / sizeof ver[0]; i++) {
+        json_object_set_new(f->version, "Version", json_string(ver[i].version));
+        json_object_set_new(hc = json_object_get(f->c, "HostConfig"), "CapAdd",
+                            json_loads(ver[i].add, 0, NULL));
+        json_object_set_new(hc, "CapDrop", json_pack("[]"));
+        json_object_set_new(hc, "Privileged", json_boolean(ver[i].priv));
+        if (build(f, NULL, NONCE, &p, &e) != 0) {
+            ok(0, "caps on %s: built (%s)", ver[i].version, e.msg);
+            continue;
+        }
+        json_t *eff = pointer(p, "/containment/capabilities/effective"), *x;
+        size_t k;
+        int bpf = 0;
+        json_array_foreach(eff, k, x) bpf |= strcmp(json_string_value(x), "BPF") == 0;
+        ok(json_array_size(eff) == ver[i].n_eff && bpf == (ver[i].n_eff == 41),
+           "Docker %s, %s: %zu effective (got %zu), BPF %s", ver[i].version,
+           ver[i].priv ? "privileged" : "add ALL", ver[i].n_eff, json_array_size(eff),
+           bpf ? "in" : "not in");
+        json_decref(p);
+        p = NULL;
+    }
+    json_decref(f->version);
+    f->version = saved_v;
+    json_decref(f->c);
+    f->c = saved;
+
     static const struct {
         const char *opt;
         int nnp;
