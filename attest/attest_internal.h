@@ -457,6 +457,10 @@ int bxa_path_within(const char *anc, const char *p);
 /* BXA_FS_FORBIDDEN (devtmpfs, a writable cgroup v1 hierarchy, debugfs, ...),
  * BXA_FS_UNINSPECTED (fuse, nfs, cifs, 9p, ...: never opened) or BXA_FS_PLAIN. */
 int bxa_fstype_class(const bxa_mount *e);
+/* 1 when mount e, of devtmpfs, is a read-only bind of the null device alone (st: the object at
+ * its point, on e's device): a masked path, not a forbidden mount. */
+struct stat;
+int bxa_masking_null(const bxa_mount *e, const struct stat *st);
 /* The path within its file system of host path `path` on device major:minor, from this host's
  * mountinfo hm (the mount showing it: the longest mount point holding it, the last at that
  * point). BX_ENOTFOUND when that mount is not of the device. Caller frees *out. */

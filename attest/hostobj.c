@@ -18,7 +18,9 @@
  * "unknown", never "absent". fuse, nfs, cifs, 9p and the like are never walked nor opened (a
  * session's FUSE server could hang the collector): recorded as uninspected. Some file system
  * types are forbidden whatever they hold: devtmpfs, a writable cgroup v1 hierarchy, debugfs,
- * tracefs, securityfs, bpf, nsfs, efivarfs, configfs. */
+ * tracefs, securityfs, bpf, nsfs, efivarfs, configfs; one mount of devtmpfs is not: a
+ * read-only bind of the null device (character 1:3) alone, as crun masks a path with the host's
+ * /dev/null (the session gets that node and nothing else of the file system). */
 
 #include "attest_internal.h"
 
@@ -94,6 +96,13 @@ int bxa_fstype_class(const bxa_mount *e)
         if (strcmp(t, remote[i]) == 0)
             return BXA_FS_UNINSPECTED;
     return BXA_FS_PLAIN;
+}
+
+int bxa_masking_null(const bxa_mount *e, const struct stat *st)
+{
+    return strcmp(e->fstype, "devtmpfs") == 0 && !e->writable && st && S_ISCHR(st->st_mode) &&
+           major(st->st_rdev) == 1 && minor(st->st_rdev) == 3 && major(st->st_dev) == e->major &&
+           minor(st->st_dev) == e->minor;
 }
 
 int bxa_fs_path(const bxa_mount *hm, size_t n, const char *path, unsigned major, unsigned minor,
@@ -448,18 +457,6 @@ int bxa_fold_hostobj(bxa_kctx *k, bxa_weakest *w, int rootfd, const bxa_mount *m
 
         if (!dev)
             return bxa_oom(k->err);
-        if (cls == BXA_FS_FORBIDDEN &&
-            add_unique(w->hobj_types, json_pack("{s:s,s:s,s:b}", "destination", e->point,
-                                                "fsType", e->fstype, "readOnly", !e->writable)) != 0) {
-            free(dev);
-            return bxa_oom(k->err);
-        }
-        if (cls == BXA_FS_UNINSPECTED &&
-            add_unique(w->hobj_uninspected, json_pack("{s:s,s:s}", "destination", e->point,
-                                                      "fsType", e->fstype)) != 0) {
-            free(dev);
-            return bxa_oom(k->err);
-        }
         /* the object at the mount point, opened beneath the session's root without following
          * links: only for the mount on top there, and never on a remote or FUSE file system */
         if (cls != BXA_FS_UNINSPECTED && top && rootfd >= 0) {
@@ -471,6 +468,18 @@ int bxa_fold_hostobj(bxa_kctx *k, bxa_weakest *w, int rootfd, const bxa_mount *m
                        minor(st.st_dev) == e->minor;
                 close(fd);
             }
+        }
+        if (cls == BXA_FS_FORBIDDEN && !(have && bxa_masking_null(e, &st)) &&
+            add_unique(w->hobj_types, json_pack("{s:s,s:s,s:b}", "destination", e->point,
+                                                "fsType", e->fstype, "readOnly", !e->writable)) != 0) {
+            free(dev);
+            return bxa_oom(k->err);
+        }
+        if (cls == BXA_FS_UNINSPECTED &&
+            add_unique(w->hobj_uninspected, json_pack("{s:s,s:s}", "destination", e->point,
+                                                      "fsType", e->fstype)) != 0) {
+            free(dev);
+            return bxa_oom(k->err);
         }
         if (have && cls != BXA_FS_UNINSPECTED)
             hp = host_path(k, e, &st);

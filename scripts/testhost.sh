@@ -296,7 +296,7 @@ qemu_pid() { # the pid of our running qemu, or nothing
 qemu_args() { # qemu_args DIR DISK SSHPORT TLSPORT: the machine; identical for save and restore
   local d=$1 disk=$2 sp=$3 tp=$4 g=$CACHE/guest
   printf '%s\n' qemu-system-x86_64 -name "$HOST_ALIAS" -machine q35 \
-    -accel tcg,thread=multi,tb-size=256 -cpu "$CPU_MODEL" -smp "$CPUS" -m "$MEM" \
+    -accel tcg,thread=multi,tb-size=2048 -cpu "$CPU_MODEL" -smp "$CPUS" -m "$MEM" \
     -kernel "$g/vmlinuz" -initrd "$g/initrd.img" -append "$CMDLINE" \
     -drive "file=$disk,if=virtio,format=qcow2,cache=unsafe" \
     -netdev "user,id=n0,restrict=on,hostfwd=tcp:127.0.0.1:$sp-:22,hostfwd=tcp:127.0.0.1:$tp-:2376" \

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* The host objects' judgement (attest/hostobj.c): paths within paths, the forbidden and
- * uninspected file system types, an object's path within its file system from a recorded
+ * uninspected file system types, crun's masking bind of the null device, an object's path within its file system from a recorded
  * host mountinfo, whether a mount exposes an object, and the bounded walk for hard links on a
  * folder made here. */
 #include "tap.h"
@@ -52,6 +52,92 @@ static void fstypes(void)
         is_int(bxa_fstype_class(&m), c[i].want, "%s%s", c[i].type,
                c[i].writable ? " (writable)" : "");
     }
+}
+
+/* A devtmpfs mount is forbidden unless it is a read-only bind of the null device alone (crun
+ * masks /proc/kcore and the like with the host's /dev/null). */
+static void masking(void)
+{
+    static const struct {
+        const char *what, *type;
+        int writable;
+        mode_t mode;
+        unsigned rmaj, rmin, dmaj, dmin;
+        int want;
+    } c[] = {
+        {"read-only bind of the null device", "devtmpfs", 0, S_IFCHR, 1, 3, 0, 5, 1},
+        {"the null device bound writable (the host's node could be chmod-ed)", "devtmpfs", 1,
+         S_IFCHR, 1, 3, 0, 5, 0},
+        {"the zero device", "devtmpfs", 0, S_IFCHR, 1, 5, 0, 5, 0},
+        {"the memory device", "devtmpfs", 0, S_IFCHR, 1, 1, 0, 5, 0},
+        {"minor 3 of another major", "devtmpfs", 0, S_IFCHR, 4, 3, 0, 5, 0},
+        {"a block device 1:3", "devtmpfs", 0, S_IFBLK, 1, 3, 0, 5, 0},
+        {"the whole file system (a folder)", "devtmpfs", 0, S_IFDIR, 0, 0, 0, 5, 0},
+        {"a null device of another file system at the point", "devtmpfs", 0, S_IFCHR, 1, 3, 0,
+         6, 0},
+        {"debugfs over a null device", "debugfs", 0, S_IFCHR, 1, 3, 0, 5, 0},
+    };
+    for (size_t i = 0; i < sizeof c / sizeof *c; i++) {
+        bxa_mount m = {.fstype = (char *)c[i].type, .writable = c[i].writable, .major = 0,
+                       .minor = 5};
+        struct stat st = {.st_mode = c[i].mode | 0666,
+                          .st_rdev = makedev(c[i].rmaj, c[i].rmin),
+                          .st_dev = makedev(c[i].dmaj, c[i].dmin)};
+        is_int(bxa_masking_null(&m, &st), c[i].want, "%s", c[i].what);
+    }
+    {
+        bxa_mount m = {.fstype = "devtmpfs", .major = 0, .minor = 5};
+        is_int(bxa_masking_null(&m, NULL), 0, "nothing read at the point: forbidden");
+    }
+}
+
+/* The fold over a namespace's mounts: this host's own /dev/null (character 1:3, whatever file
+ * system /dev is here) described as a devtmpfs mount of its device at /dev/null, beneath "/". */
+static void fold_masking(void)
+{
+    struct stat null_st;
+    bx_error err = {0};
+    int root = open("/", O_PATH | O_DIRECTORY);
+    static const struct {
+        const char *what, *point;
+        int writable;
+        size_t want;
+    } c[] = {
+        {"a read-only bind of /dev/null: a masked path, not forbidden", "/dev/null", 0, 0},
+        {"the same bind writable: forbidden", "/dev/null", 1, 1},
+        {"the device folder itself (the whole file system): forbidden", "/dev", 0, 1},
+    };
+
+    if (!ok(root >= 0 && stat("/dev/null", &null_st) == 0 && S_ISCHR(null_st.st_mode),
+            "this host's /dev/null"))
+        return;
+    for (size_t i = 0; i < sizeof c / sizeof *c; i++) {
+        bxa_kctx k = {.err = &err, .real_proc = 1, .hobj_read = 1};
+        bxa_weakest w = {0};
+        struct stat st;
+        stat(c[i].point, &st);
+        bxa_mount m = {.id = 1,
+                       .major = major(st.st_dev),
+                       .minor = minor(st.st_dev),
+                       .root = "/null",
+                       .point = (char *)c[i].point,
+                       .mnt_opts = c[i].writable ? "rw" : "ro",
+                       .optional = "",
+                       .fstype = "devtmpfs",
+                       .source = "devtmpfs",
+                       .super_opts = "rw",
+                       .writable = c[i].writable};
+        w.hobj_types = json_array();
+        w.hobj_uninspected = json_array();
+        w.hobj_mounts = json_array();
+        is_int(bxa_fold_hostobj(&k, &w, root, &m, 1), 0, "%s: folded", c[i].what);
+        is_int((int)json_array_size(w.hobj_types), (int)c[i].want, "%s", c[i].what);
+        is_int((int)json_array_size(w.hobj_mounts), 1, "%s: the mount described", c[i].what);
+        json_decref(w.hobj_types);
+        json_decref(w.hobj_uninspected);
+        json_decref(w.hobj_mounts);
+    }
+    close(root);
 }
 
 /* This host's mountinfo, recorded: the root on 254:0, /run a tmpfs (stacked twice), /srv
@@ -270,6 +356,8 @@ int main(void)
 {
     within();
     fstypes();
+    masking();
+    fold_masking();
     fs_paths();
     exposes();
     links();
