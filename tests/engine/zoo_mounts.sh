@@ -36,9 +36,18 @@ ok "a local volume bound to /run" "$DOCKER" volume create --label "boxcert.test=
 
 HARD=(--network none --read-only --cap-drop ALL --security-opt no-new-privileges --pids-limit 64
   --memory 256m --tmpfs /tmp:size=64m)
+# Sessions start BOXCERT_ZOO_JOBS at a time (the test host: 2; unset or 1, one after another);
+# the runsc ones last, as an idle sandbox polls a CPU while the others start.
+jobs=${BOXCERT_ZOO_JOBS:-1}
 run() { # run NAME ARGS...: a labelled session; its Id into $T/NAME.id
   local name=$1; shift
-  session "$name" "$@" >"$T/$name.id" 2>"$T/$name.err" || echo "# $name: $(head -c 300 "$T/$name.err")"
+  if [ "$jobs" -gt 1 ]; then
+    while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n; done
+    ( session "$name" "$@" >"$T/$name.id" 2>"$T/$name.err" ||
+      echo "# $name: $(head -c 300 "$T/$name.err")" ) &
+  else
+    session "$name" "$@" >"$T/$name.id" 2>"$T/$name.err" || echo "# $name: $(head -c 300 "$T/$name.err")"
+  fi
 }
 id() { cat "$T/$1.id"; }
 pid() { "$DOCKER" inspect --format '{{.State.Pid}}' "$(id "$1")"; }
@@ -51,7 +60,6 @@ gofer() { # the runsc gofer of session NAME: found by its command line, as ps sh
 run clean "${HARD[@]}"
 run bind-safe "${HARD[@]}" -v "$W/safe:/data:ro"
 run hardlink-other "${HARD[@]}" -v "$W/other:/data:ro"
-run runsc-clean --runtime runsc "${HARD[@]}" -v "$W/safe:/data:ro"
 # -- reaching a host object through a mount the engine names otherwise
 run symlink-repointed "${HARD[@]}" -v "$W/link:/data:ro"
 run volume-run "${HARD[@]}" -v "$VOL:/vol:ro"
@@ -66,9 +74,6 @@ run containerd-inside "${HARD[@]}" -v /run/containerd/fifo:/f:ro
 run netns "${HARD[@]}" -v /run/docker/netns:/netns:ro
 run host-dev "${HARD[@]}" -v /dev:/hostdev:ro
 run key-folder "${HARD[@]}" -v "$W/keys:/keys:ro"
-run runsc-run --runtime runsc "${HARD[@]}" -v /run:/hostrun:ro
-run runsc-hardlink --runtime runsc "${HARD[@]}" -v "$HL:/hl:ro"
-run runsc-proc --runtime runsc "${HARD[@]}" -v /proc:/hostproc:ro
 # crun, where the engine has it (the test host): one reaching nothing, two reaching the socket
 crun_clean="" crun_reach=""
 if has_runtime crun; then
@@ -77,13 +82,28 @@ if has_runtime crun; then
   run crun-hardlink --runtime crun "${HARD[@]}" -v "$HL:/hl:ro"
   crun_clean=crun-clean crun_reach="crun-run crun-hardlink"
 fi
+# runsc: one reaching nothing, the rest reaching the socket or this host's procfs
+run runsc-clean --runtime runsc "${HARD[@]}" -v "$W/safe:/data:ro"
+run runsc-run --runtime runsc "${HARD[@]}" -v /run:/hostrun:ro
+run runsc-hardlink --runtime runsc "${HARD[@]}" -v "$HL:/hl:ro"
+run runsc-proc --runtime runsc "${HARD[@]}" -v /proc:/hostproc:ro
+wait
 ok "re-point the symlink once the session runs" ln -sfn "$W/safe" "$W/link"
 
-# runsc does not pass this host's /proc: /hostproc is a tmpfs holding the sandbox's own procfs
-clean="clean bind-safe hardlink-other runsc-clean runsc-proc $crun_clean"
+# runsc-proc: whether the gofer holds this host's procfs is the runsc version's (20221219 does
+# not pass it: /hostproc is a tmpfs holding the sandbox's own procfs; 20240729 binds it), read
+# here from the gofer's mountinfo: a mount of this host's procfs device
+proc_dev=$(awk '$5 == "/proc" {print $3; exit}' /proc/self/mountinfo)
+runsc_proc=clean
+gp=$(gofer runsc-proc)
+[ -n "$gp" ] && awk -v d="$proc_dev" '$3 == d {f = 1} END {exit !f}' "/proc/$gp/mountinfo" &&
+  runsc_proc=reach
+echo "# runsc-proc: the gofer $([ $runsc_proc = reach ] && echo holds || echo does not hold) this host's procfs ($proc_dev)"
+clean="clean bind-safe hardlink-other runsc-clean $crun_clean"
 reach="symlink-repointed volume-run hardlink-folder hardlink-file var-run host-proc host-sys
   host-root containerd-folder containerd-inside netns host-dev key-folder runsc-run
   runsc-hardlink $crun_reach"
+if [ $runsc_proc = reach ]; then reach="$reach runsc-proc"; else clean="$clean runsc-proc"; fi
 names="$clean $reach"
 started=0
 for n in $names; do [ -s "$T/$n.id" ] && started=$((started + 1)); done
@@ -126,6 +146,7 @@ for n in symlink-repointed volume-run hardlink-folder hardlink-file var-run host
   reached "$n" "$SOCK"
 done
 reached host-proc /proc
+[ $runsc_proc = reach ] && reached runsc-proc /proc
 reached host-sys /sys
 reached host-root /
 reached containerd-folder /run/containerd
@@ -152,6 +173,18 @@ def types(f):
 assert "nsfs" in types(sys.argv[1]), types(sys.argv[1])
 assert "devtmpfs" in types(sys.argv[2]), types(sys.argv[2])' "$T/certs/netns.intoto.json" \
   "$T/certs/host-dev.intoto.json"
+
+# crun masks /proc/kcore with this host's /dev/null (a devtmpfs bind of that node alone): the
+# mount is described, and is not a forbidden type; /dev bound whole (host-dev) still is
+for n in $crun_clean; do
+  ok "$n: /proc/kcore masked by a read-only devtmpfs bind of the null device, not forbidden" $PY -c '
+import base64, json, sys
+p = json.loads(base64.b64decode(json.load(open(sys.argv[1]))["payload"]))["predicate"]
+ho = p["containment"]["hostObjects"]
+m = [x for x in ho["mounts"] if x["destination"] == "/proc/kcore"]
+assert m and m[0]["fsType"] == "devtmpfs" and m[0]["readOnly"] is True and m[0]["type"] == "char-device", m
+assert not ho["forbiddenTypes"], ho["forbiddenTypes"]' "$T/certs/$n.intoto.json"
+done
 
 # -- verdicts
 "$BOXCERT" verify "$T"/certs/*.intoto.json --policy strict --key "$W/keys/k.pub" --format json \

@@ -10,16 +10,7 @@
 # TAP indented beneath one line of this test's own. docs/testhost.md, "The zoos on the guest".
 #   guest_engine.sh [SCRIPT...]   (default: zoo.sh zoo_mounts.sh seccomp_kernel.sh)
 . "$(dirname "$0")/../lib/testlib.sh"
-TESTHOST=$BOXCERT_SOURCE_DIR/scripts/testhost.sh
-if ! bash "$TESTHOST" status >/dev/null 2>&1; then
-  if [ "${BOXCERT_REQUIRE_TESTHOST:-0}" = "1" ]; then
-    echo "not ok 1 - test host required (BOXCERT_REQUIRE_TESTHOST=1) but none runs"
-    echo "1..1"; exit 1
-  fi
-  skip_all "no test host (scripts/testhost.sh start)"
-fi
-eval "$(bash "$TESTHOST" env)"
-g() { bash "$TESTHOST" ssh -- "$@"; }
+need_testhost env
 G=/root/bxg-$$
 trap 'g "rm -rf $G" >/dev/null 2>&1; rm -rf "$T"' EXIT
 scripts=("$@")

@@ -9,17 +9,7 @@
 # Asserted from this machine over ssh. Skips (77) when no test host runs, fails instead under
 # BOXCERT_REQUIRE_TESTHOST=1.
 . "$(dirname "$0")/../lib/testlib.sh"
-TESTHOST=$BOXCERT_SOURCE_DIR/scripts/testhost.sh
-
-if ! bash "$TESTHOST" status >/dev/null 2>&1; then
-  if [ "${BOXCERT_REQUIRE_TESTHOST:-0}" = "1" ]; then
-    echo "not ok 1 - test host required (BOXCERT_REQUIRE_TESTHOST=1) but none runs"
-    echo "1..1"; exit 1
-  fi
-  skip_all "no test host (scripts/testhost.sh start)"
-fi
-g() { bash "$TESTHOST" ssh -- "$@"; }   # a command in the guest, as root
-gv() { g "$@" 2>/dev/null | tr -d '\r'; } # its output
+need_testhost
 PY=/usr/bin/python3                      # this machine's, on what the guest printed
 S=bxs-$$                                  # the guest's session names and its folder /tmp/$S
 L="--label boxcert.test=$S"

@@ -5,19 +5,7 @@
 # there. Asserted from this machine, over ssh and over TLS. Skips (77) when no test host
 # runs, fails instead under BOXCERT_REQUIRE_TESTHOST=1.
 . "$(dirname "$0")/../lib/testlib.sh"
-TESTHOST=$BOXCERT_SOURCE_DIR/scripts/testhost.sh
-
-if ! bash "$TESTHOST" status >/dev/null 2>&1; then
-  if [ "${BOXCERT_REQUIRE_TESTHOST:-0}" = "1" ]; then
-    echo "not ok 1 - test host required (BOXCERT_REQUIRE_TESTHOST=1) but none runs"
-    echo "1..1"; exit 1
-  fi
-  skip_all "no test host (scripts/testhost.sh start)"
-fi
-eval "$(bash "$TESTHOST" env)"
-export DOCKER_HOST DOCKER_TLS_VERIFY DOCKER_CERT_PATH
-g() { bash "$TESTHOST" ssh -- "$@"; }   # a command in the guest, as root
-gv() { g "$@" 2>/dev/null | tr -d '\r'; } # its output
+need_testhost env
 S=bxh-$$                                  # the guest's session names
 trap 'g "docker rm -f $S-runc $S-crun $S-runsc $S-slrunc $S-slcrun $S-aa-unconfined $S-aa-custom $S-aa-edited $S-aa-complain >/dev/null 2>&1; for p in /tmp/$S/aa/*; do [ -f \$p ] && apparmor_parser -R \$p; done >/dev/null 2>&1; systemctl stop $S.slice >/dev/null 2>&1; rm -rf /tmp/$S" >/dev/null 2>&1; rm -rf "$T"' EXIT
 

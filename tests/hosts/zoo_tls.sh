@@ -8,19 +8,8 @@
 # and runtime reading null (docs/collector.md, "Evidence levels"). Skips (77) when no test
 # host runs, fails instead under BOXCERT_REQUIRE_TESTHOST=1.
 . "$(dirname "$0")/../lib/testlib.sh"
-TESTHOST=$BOXCERT_SOURCE_DIR/scripts/testhost.sh
 PY=/usr/bin/python3
-if ! bash "$TESTHOST" status >/dev/null 2>&1; then
-  if [ "${BOXCERT_REQUIRE_TESTHOST:-0}" = "1" ]; then
-    echo "not ok 1 - test host required (BOXCERT_REQUIRE_TESTHOST=1) but none runs"
-    echo "1..1"; exit 1
-  fi
-  skip_all "no test host (scripts/testhost.sh start)"
-fi
-eval "$(bash "$TESTHOST" env)"
-export DOCKER_HOST DOCKER_TLS_VERIFY DOCKER_CERT_PATH
-g() { bash "$TESTHOST" ssh -- "$@"; }
-gv() { g "$@" 2>/dev/null | tr -d '\r'; }
+need_testhost env
 c=$DOCKER_CERT_PATH
 trap cleanup_sessions EXIT   # over TLS: $DOCKER talks to the guest's engine
 

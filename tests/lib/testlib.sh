@@ -111,6 +111,27 @@ not_applicable() { # not_applicable FACT NAME: NAME cannot apply on this host, r
   echo "ok $tap_n - $2 # n/a: $1"
 }
 
+# need_testhost [env]: the test host of scripts/testhost.sh runs (else skip; a failure under
+# BOXCERT_REQUIRE_TESTHOST=1); TESTHOST names the script, g runs a shell line in the guest as
+# root, gv gives its output. With "env": DOCKER_HOST, DOCKER_TLS_VERIFY and DOCKER_CERT_PATH
+# point the docker client (and boxcert) here at the guest's engine over mutual TLS.
+need_testhost() {
+  TESTHOST=$BOXCERT_SOURCE_DIR/scripts/testhost.sh
+  if ! bash "$TESTHOST" status >/dev/null 2>&1; then
+    if [ "${BOXCERT_REQUIRE_TESTHOST:-0}" = "1" ]; then
+      echo "not ok 1 - test host required (BOXCERT_REQUIRE_TESTHOST=1) but none runs"
+      echo "1..1"; exit 1
+    fi
+    skip_all "no test host (scripts/testhost.sh start)"
+  fi
+  if [ "${1:-}" = env ]; then
+    eval "$(bash "$TESTHOST" env)"
+    export DOCKER_HOST DOCKER_TLS_VERIFY DOCKER_CERT_PATH
+  fi
+  g() { bash "$TESTHOST" ssh -- "$@"; }     # a command in the guest, as root
+  gv() { g "$@" 2>/dev/null | tr -d '\r'; } # its output
+}
+
 need_engine() {
   local sock=${DOCKER_HOST:-unix:///var/run/docker.sock}
   sock=${sock#unix://}
