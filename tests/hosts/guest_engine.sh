@@ -8,13 +8,13 @@
 # client material for the parts that go over its mutual-TLS listener (tcp://127.0.0.1:2376
 # from inside). Each script runs under CI=true BOXCERT_REQUIRE_ENGINE=1 (a skip fails), its
 # TAP indented beneath one line of this test's own. docs/testhost.md, "The zoos on the guest".
-#   guest_engine.sh [SCRIPT...]   (default: zoo.sh zoo_mounts.sh seccomp_kernel.sh)
+#   guest_engine.sh [SCRIPT...]   (default: zoo.sh zoo_mounts.sh zoo_network.sh seccomp_kernel.sh)
 . "$(dirname "$0")/../lib/testlib.sh"
 need_testhost env
 G=/root/bxg-$$
 trap 'g "rm -rf $G" >/dev/null 2>&1; rm -rf "$T"' EXIT
 scripts=("$@")
-[ ${#scripts[@]} -gt 0 ] || scripts=(zoo.sh zoo_mounts.sh seccomp_kernel.sh)
+[ ${#scripts[@]} -gt 0 ] || scripts=(zoo.sh zoo_mounts.sh zoo_network.sh seccomp_kernel.sh)
 
 mkdir -p "$T/ship/prebuilt" "$T/ship/tls"
 E=$BOXCERT_SOURCE_DIR/tests/engine
@@ -28,6 +28,7 @@ ok "the tests copied into the guest ($G)" sh -c "tar -C '$T/ship' -cf - prebuilt
 
 for s in "${scripts[@]}"; do
   t0=$(date +%s)
+  g "date -s @$t0" >/dev/null 2>&1   # the guest's clock falls behind under emulation
   # the guest's facts the scripts expect (a runtime the guest must have fails when missing)
   g "cd $G && env CI=true BOXCERT_REQUIRE_ENGINE=1 BOXCERT_BIN=/usr/local/bin \
     BOXCERT_SOURCE_DIR=$G BOXCERT_PREBUILT=$G/prebuilt BOXCERT_EXPECT_RUNTIMES='runc crun runsc' \
