@@ -26,19 +26,9 @@ ok "an internal network of this test's" "$DOCKER" network create --internal \
   --label "boxcert.test=$RUN_ID" "$NET"
 HARD=(--read-only --cap-drop ALL --security-opt no-new-privileges --pids-limit 64 --memory 256m
   --tmpfs /tmp:size=64m)
-# Sessions start BOXCERT_ZOO_JOBS at a time (the test host: 2; unset or 1, one after another);
-# the runsc ones last, as an idle sandbox polls a CPU while the others start.
-jobs=${BOXCERT_ZOO_JOBS:-1}
-run() { # run NAME ARGS... [-- CMD...]: a labelled session; its Id into $T/NAME.id
-  local name=$1; shift
-  if [ "$jobs" -gt 1 ]; then
-    while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n; done
-    ( session "$name" "$@" >"$T/$name.id" 2>"$T/$name.err" ||
-      echo "# $name: $(head -c 300 "$T/$name.err")" ) &
-  else
-    session "$name" "$@" >"$T/$name.id" 2>"$T/$name.err" || echo "# $name: $(head -c 300 "$T/$name.err")"
-  fi
-}
+# Sessions start BOXCERT_ZOO_JOBS at a time (zoo_run), the runsc ones last: an idle sandbox
+# polls a CPU while the others start.
+run() { zoo_run "$@"; }
 id() { cat "$T/$1.id"; }
 pid() { "$DOCKER" inspect --format '{{.State.Pid}}' "$(id "$1")"; }
 

@@ -150,6 +150,20 @@ need_engine() {
   trap cleanup_sessions EXIT
 }
 
+# zoo_run NAME ARGS... [-- CMD...]: session NAME started, its Id into $T/NAME.id (a line on
+# stdout when it did not start); BOXCERT_ZOO_JOBS at a time (the test host: 2), in the
+# background, else (unset or 1) one after another. `wait` before reading an Id.
+zoo_run() {
+  local name=$1 jobs=${BOXCERT_ZOO_JOBS:-1}; shift
+  if [ "$jobs" -gt 1 ]; then
+    while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n; done
+    ( session "$name" "$@" >"$T/$name.id" 2>"$T/$name.err" ||
+      echo "# $name: $(head -c 300 "$T/$name.err")" ) &
+  else
+    session "$name" "$@" >"$T/$name.id" 2>"$T/$name.err" || echo "# $name: $(head -c 300 "$T/$name.err")"
+  fi
+}
+
 session() { # session NAME [docker run args...] -- [command...]
   local name=$1; shift
   local args=() cmd=()
