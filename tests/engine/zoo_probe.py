@@ -13,7 +13,8 @@ container; otherwise those whose cgroup, in some hierarchy, is the session's or 
 another container's. Every task of each is read. A namespace is shared when a process outside
 the session is in it (a host process, or another container's), or holds it open (a descriptor,
 an nsfs bind mount but the engine's own at the SandboxKey); one the host shares names no
-container.
+container. Which device nodes the session's device cgroup opens is asked of the kernel: a child
+of this script in the session's cgroup opens each (v1: held to devices.list too; below).
 """
 import errno
 import json
@@ -156,14 +157,14 @@ def open_in_cgroup(v2, init_cg, paths):
                         os.close(os.open(path, mode | os.O_NONBLOCK | os.O_NOCTTY))
                         acc = True
                     except OSError as e:
-                        if e.errno in (errno.EACCES,):
+                        if e.errno == errno.EACCES:
                             raise  # a permission check that is not the device cgroup's
                         acc = e.errno != errno.EPERM
                     if acc:
                         break
                 out.append(acc)
             os.write(w, json.dumps(out).encode())
-        except Exception as e:  # noqa: BLE001 (reported by the parent)
+        except Exception as e:  # reported by the parent
             os.write(w, json.dumps(str(e)).encode())
         os._exit(0)
     os.close(w)
