@@ -77,7 +77,7 @@ run runsc-clean --runtime runsc "${HARD[@]}" -v "$W/safe:/data:ro"
 run runsc-run --runtime runsc "${HARD[@]}" -v /run:/hostrun:ro
 run runsc-hardlink --runtime runsc "${HARD[@]}" -v "$HL:/hl:ro"
 run runsc-proc --runtime runsc "${HARD[@]}" -v /proc:/hostproc:ro
-wait
+zoo_wait
 ok "re-point the symlink once the session runs" ln -sfn "$W/safe" "$W/link"
 
 # runsc-proc: whether the gofer holds this host's procfs is the runsc version's (20221219 does

@@ -44,13 +44,13 @@ run internal-routes --network "$NET" --read-only --cap-drop ALL --cap-add NET_AD
   --security-opt no-new-privileges --pids-limit 64 --memory 256m --tmpfs /tmp:size=64m
 # an internal session connected to the default bridge too
 run internal-bridge --network "$NET" "${HARD[@]}"
-wait   # (joins-bridged needs bridged's Id)
+zoo_wait   # (joins-bridged needs bridged's Id)
 run joins-bridged --network "container:$(id bridged)" "${HARD[@]}"
 # gVisor: the sandbox's host side (the sentry's netstack is configured from it at boot)
 run runsc-none --runtime runsc --network none "${HARD[@]}"
 run runsc-bridged --runtime runsc "${HARD[@]}"
 run runsc-reconnected --runtime runsc --network none "${HARD[@]}"
-wait
+zoo_wait
 
 ok "disconnect none from reconnected" "$DOCKER" network disconnect none "$(id reconnected)"
 ok "... connect it to the default bridge" "$DOCKER" network connect bridge "$(id reconnected)"

@@ -152,17 +152,23 @@ need_engine() {
 
 # zoo_run NAME ARGS... [-- CMD...]: session NAME started, its Id into $T/NAME.id (a line on
 # stdout when it did not start); BOXCERT_ZOO_JOBS at a time (the test host: 2), in the
-# background, else (unset or 1) one after another. `wait` before reading an Id.
+# background, else (unset or 1) one after another. zoo_wait before reading an Id: it waits for
+# the sessions' starts alone (a script's other background jobs are not counted).
+ZOO_PIDS=()
 zoo_run() {
   local name=$1 jobs=${BOXCERT_ZOO_JOBS:-1}; shift
   if [ "$jobs" -gt 1 ]; then
-    while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n; done
+    while [ "$(for p in "${ZOO_PIDS[@]}"; do kill -0 "$p" 2>/dev/null && echo; done | wc -l)" -ge "$jobs" ]; do
+      wait -n "${ZOO_PIDS[@]}" 2>/dev/null || sleep 0.2
+    done
     ( session "$name" "$@" >"$T/$name.id" 2>"$T/$name.err" ||
       echo "# $name: $(head -c 300 "$T/$name.err")" ) &
+    ZOO_PIDS+=($!)
   else
     session "$name" "$@" >"$T/$name.id" 2>"$T/$name.err" || echo "# $name: $(head -c 300 "$T/$name.err")"
   fi
 }
+zoo_wait() { [ ${#ZOO_PIDS[@]} -gt 0 ] && wait "${ZOO_PIDS[@]}"; ZOO_PIDS=(); return 0; }
 
 session() { # session NAME [docker run args...] -- [command...]
   local name=$1; shift
