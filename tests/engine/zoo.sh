@@ -28,19 +28,6 @@ caps_all=38
 [ "$engine_major" -ge 23 ] && caps_all=$(($(cat /proc/sys/kernel/cap_last_cap) + 1))
 apparmor=0  # privileged sessions run unconfined where AppArmor is on (CIS 5.2 fails)
 [ "$(cat /sys/module/apparmor/parameters/enabled 2>/dev/null)" = Y ] && apparmor=1
-pids_in_force() { # pids_in_force PID: the smallest pids.max from its cgroup up to the root, or max
-  local rel d v min=max
-  if [ $cgv = 2 ]; then rel=$(sed -n 's/^0:://p' "/proc/$1/cgroup"); d=/sys/fs/cgroup$rel
-  else rel=$(awk -F: '$2 ~ /(^|,)pids(,|$)/ {print $3}' "/proc/$1/cgroup"); d=/sys/fs/cgroup/pids$rel; fi
-  while [ -d "$d" ]; do
-    v=$(cat "$d/pids.max" 2>/dev/null || echo max)
-    [ "$v" != max ] && { [ "$min" = max ] || [ "$v" -lt "$min" ]; } && min=$v
-    [ "$d" = /sys/fs/cgroup ] || [ "$d" = /sys/fs/cgroup/pids ] && break
-    d=$(dirname "$d")
-  done
-  echo "$min"
-}
-
 zoo_check() { # zoo_check TABLE DIR: one TAP line per expectation
   local st label got
   : >"$ERR"

@@ -27,22 +27,6 @@ apparmor=0  # strict asks for AppArmor enforced where it is on; runsc's is not r
 # cgroup, v2 one of the unified hierarchy
 CG=/sys/fs/cgroup/pids/bxt-$RUN_ID
 [ $cgv = 2 ] && CG=/sys/fs/cgroup/bxt-$RUN_ID
-cg_dir() { # cg_dir PID CONTROLLER: the folder of PID's cgroup (v1: in CONTROLLER's hierarchy)
-  if [ $cgv = 2 ]; then echo "/sys/fs/cgroup$(sed -n 's/^0:://p' "/proc/$1/cgroup")"
-  else echo "/sys/fs/cgroup/$2$(awk -F: -v c="$2" '$2 ~ "(^|,)" c "(,|$)" {print $3}' "/proc/$1/cgroup")"; fi
-}
-pids_in_force() { # pids_in_force PID: the smallest pids.max from its cgroup up to the root, or max
-  local d v min=max
-  d=$(cg_dir "$1" pids)
-  while [ -d "$d" ]; do
-    v=$(cat "$d/pids.max" 2>/dev/null || echo max)
-    [ "$v" != max ] && { [ "$min" = max ] || [ "$v" -lt "$min" ]; } && min=$v
-    [ "$d" = /sys/fs/cgroup ] || [ "$d" = /sys/fs/cgroup/pids ] && break
-    d=$(dirname "$d")
-  done
-  echo "$min"
-}
-
 zoo_check() { # zoo_check TABLE DIR: one TAP line per expectation
   local st label got
   : >"$ERR"

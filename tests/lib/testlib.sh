@@ -150,6 +150,29 @@ need_engine() {
   trap cleanup_sessions EXIT
 }
 
+# cg_dir PID CONTROLLER: the folder of PID's cgroup (v1: in CONTROLLER's hierarchy; v2: the
+# unified one)
+cg_dir() {
+  if [ "$(stat -fc %T /sys/fs/cgroup)" = cgroup2fs ]; then
+    echo "/sys/fs/cgroup$(sed -n 's/^0:://p' "/proc/$1/cgroup")"
+  else
+    echo "/sys/fs/cgroup/$2$(awk -F: -v c="$2" '$2 ~ "(^|,)" c "(,|$)" {print $3}' "/proc/$1/cgroup")"
+  fi
+}
+# pids_in_force PID: the smallest pids.max from its cgroup up to the root, or max (the limit the
+# kernel applies: systemd's TasksMax on a session's scope counts)
+pids_in_force() {
+  local d v min=max
+  d=$(cg_dir "$1" pids)
+  while [ -d "$d" ]; do
+    v=$(cat "$d/pids.max" 2>/dev/null || echo max)
+    [ "$v" != max ] && { [ "$min" = max ] || [ "$v" -lt "$min" ]; } && min=$v
+    [ "$d" = /sys/fs/cgroup ] || [ "$d" = /sys/fs/cgroup/pids ] && break
+    d=$(dirname "$d")
+  done
+  echo "$min"
+}
+
 # zoo_run NAME ARGS... [-- CMD...]: session NAME started, its Id into $T/NAME.id (a line on
 # stdout when it did not start); BOXCERT_ZOO_JOBS at a time (the test host: 2), in the
 # background, else (unset or 1) one after another. zoo_wait before reading an Id: it waits for
