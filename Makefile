@@ -99,7 +99,7 @@ packages: deps build engine
 # ssh and TLS (smoke.sh, zoo_tls.sh) and as root in it (seccomp.sh; guest_engine.sh: the zoos
 # and the seccomp test of tests/engine/ against the guest's engine); the guest is stopped
 # whatever they say.
-test-hosts:
+test-hosts: deps build
 	@bash scripts/testhost.sh build
 	@trap 'bash scripts/testhost.sh stop' EXIT; trap 'exit 130' INT TERM; bash scripts/testhost.sh start || exit 1; \
 	  rc=0; for t in smoke seccomp guest_engine zoo_tls; do s=$$(date +%s); \

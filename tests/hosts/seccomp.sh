@@ -21,21 +21,35 @@ MOBY=/run/containerd/io.containerd.runtime.v2.task/moby
 g "mkdir -p /tmp/$S" >/dev/null 2>&1
 ok "boxcert keygen in the guest" g $B keygen --out "/tmp/$S/k"
 
+# The sessions start in the guest in lanes, in the background, while the checks run (each
+# `docker run` costs seconds under emulation; tests/lib/testlib.sh): their arguments here, the
+# ones of the custom profiles once those are made. All but the probes run a session of three
+# processes (sh and two sleeps).
+three="sh -c 'sleep 600 & sleep 600 & wait'"
+GARGS=([probe]="$L" [probe-crun]="--runtime crun $L" [runc]="--runtime runc $L"
+  [crun]="--runtime crun $L" [unconfined]="$L --security-opt seccomp=unconfined"
+  [loose]="$L --security-opt seccomp=/tmp/$S/loose.json"
+  [stricter]="$L --security-opt seccomp=/tmp/$S/stricter.json"
+  [runsc]="--runtime runsc $L" [runsc-plain]="--runtime runsc-plain $L")
+GCMD=([runc]=$three [crun]=$three [unconfined]=$three [loose]=$three [stricter]=$three
+  [runsc]=$three [runsc-plain]=$three)
+glane "$S" probe runc unconfined
+glane "$S" probe-crun crun
+
 # ---- Docker 26's own default profile, as the engine hands it to the runtime
 oci_seccomp() { # oci_seccomp NAME: linux.seccomp of the session's OCI config.json in the guest
   gv "cat $MOBY/\$(docker inspect -f '{{.Id}}' $S-$1)/config.json" >"$T/$1.config.json"
   "$PY" -c 'import json,sys; print(json.dumps(json.load(open(sys.argv[1]))["linux"].get("seccomp"), sort_keys=True))' \
     "$T/$1.config.json" 2>/dev/null
 }
-ok "a runc session with no options (to read the default profile from)" \
-  g docker run -d --name "$S-probe" $L boxcert-session:1 sleep 600
+ok "a runc session with no options (to read the default profile from)" gstarted "$S" probe
 oci_seccomp probe >"$T/d26.json"
 "$PY" -c 'import json,sys; print(json.dumps(json.load(open(sys.argv[1])), sort_keys=True))' \
   "$BOXCERT_SOURCE_DIR/fixtures/seccomp/docker-26-oci.json" >"$T/fixture.json"
 ok "Docker 26's default linux.seccomp is fixtures/seccomp/docker-26-oci.json" cmp -s "$T/d26.json" "$T/fixture.json"
-ok "a crun session with no options" g docker run -d --name "$S-probe-crun" --runtime crun $L boxcert-session:1 sleep 600
+ok "a crun session with no options" gstarted "$S" probe-crun
 is "$(oci_seccomp probe-crun | sha256sum)" "$(sha256sum <"$T/d26.json")" "crun is handed the same default profile"
-g docker rm -f "$S-probe" "$S-probe-crun" >/dev/null 2>&1
+grm "$S-probe" "$S-probe-crun"
 
 # Custom profiles made from the default read: mount and keyctl re-allowed; ptrace,
 # process_vm_readv/writev and io_uring taken away (stricter). Copied into the guest.
@@ -56,13 +70,10 @@ PYEOF
 for p in loose stricter; do
   ok "the $p profile copied into the guest" g "cat >/tmp/$S/$p.json" <"$T/$p.json"
 done
+glane "$S" loose stricter runsc runsc-plain
 
 # ---- the sessions, each collected and judged in the guest
-start() { # start NAME ARGS...: a session of three processes (sh and two sleeps)
-  local n=$1; shift
-  ok "$n: the session starts" g docker run -d --name "$S-$n" $L "$@" boxcert-session:1 \
-    sh -c 'sleep 600 & sleep 600 & wait'
-}
+start() { ok "$1: the session starts" gstarted "$S" "$1"; } # start NAME: its lane started it
 collect() { # collect NAME: certificate, its statement (show), strict@2's findings (verify)
   expect_rc 0 "$1: boxcert collect" g $B collect "$S-$1" --key "/tmp/$S/k.key" --out "/tmp/$S/$1.intoto.json"
   sed 's/^/#   collect: /' "$ERR" | head -n 10
@@ -94,7 +105,7 @@ statuses() { # statuses NAME: "Seccomp Seccomp_filters" of every task of the ses
 
 # -- each runtime's default session
 for r in runc crun; do
-  start $r --runtime $r
+  start $r
   collect $r
   statuses $r >"$T/$r.st"
   sed 's/^/#   tasks (count, Seccomp, Seccomp_filters): /' "$T/$r.st"
@@ -113,11 +124,11 @@ for r in runc crun; do
   is "$(q $r "c['seccomp']['mode'], c['seccomp']['profile']")" "('filter', 'default')" "$r default: seccomp filter, the default profile"
   like_s "$(deny_verdict $r)" "pass every seccomp chain of the session (1) denies the" \
     "$r default: strict@2's containment.seccomp_deny passes (Docker 26's own default)"
-  g docker rm -f "$S-$r" >/dev/null 2>&1
+  grm "$S-$r"
 done
 
 # -- a custom profile that re-allows mount and keyctl
-start loose --security-opt "seccomp=/tmp/$S/loose.json"
+start loose
 is "$(oci_seccomp loose | "$PY" -c 'import json,sys; s=json.load(sys.stdin); print(any(set(r["names"]) >= {"mount", "keyctl"} and r["action"] == "SCMP_ACT_ALLOW" and not r.get("args") for r in s["syscalls"]))')" \
   True "loose: the engine handed runc the profile re-allowing mount and keyctl"
 collect loose
@@ -127,32 +138,32 @@ v=$(deny_verdict loose)
 like_s "$v" "fail " "loose: strict@2's containment.seccomp_deny fails"
 like_s "$v" "x86_64 mount (allow)" "... naming mount"
 like_s "$v" "x86_64 keyctl (allow)" "... and keyctl"
-g docker rm -f "$S-loose" >/dev/null 2>&1
+grm "$S-loose"
 
 # -- seccomp=unconfined
-start unconfined --security-opt seccomp=unconfined
+start unconfined
 statuses unconfined >"$T/unconfined.st"
 is "$(awk '{print $2}' "$T/unconfined.st" | sort -u)" 0 "unconfined: every task says Seccomp: 0 (/proc/PID/status)"
 collect unconfined
 is "$(q unconfined "sp['chains'], sp['tasks']['none'] > 0, c['seccomp']['mode']")" "([], True, 'disabled')" \
   "unconfined: no chain, its tasks without seccomp, mode disabled"
 like_s "$(deny_verdict unconfined)" "run without seccomp" "unconfined: strict@2's containment.seccomp_deny fails (tasks run without seccomp)"
-g docker rm -f "$S-unconfined" >/dev/null 2>&1
+grm "$S-unconfined"
 
 # -- a profile stricter than the default
-start stricter --security-opt "seccomp=/tmp/$S/stricter.json"
+start stricter
 collect stricter
 is "$(q stricter "c['seccomp']['profile'], len(sp['chains']), x(sp['chains'][0], 'x86_64', 'ptrace'), x(sp['chains'][0], 'x86', 'ptrace')")" \
   "('custom', 1, 'deny', 'deny')" "stricter: a custom profile, one chain, ptrace denied on x86_64 and i386"
 like_s "$(deny_verdict stricter)" "pass " "stricter: strict@2's containment.seccomp_deny passes"
-g docker rm -f "$S-stricter" >/dev/null 2>&1
+grm "$S-stricter"
 
 # -- runsc with --oci-seccomp: the sentry enforces the OCI profile
-start runsc --runtime runsc
+start runsc
 is "$(gv docker exec "$S-runsc" grep Seccomp: /proc/1/status | awk '{print $2}')" 2 \
   "runsc: the workload reports Seccomp: 2 inside the sandbox"
 collect runsc
-g docker rm -f "$S-runsc" >/dev/null 2>&1   # an idle runsc sandbox costs a third of a vCPU under TCG
+grm "$S-runsc"   # an idle runsc sandbox costs a third of a vCPU under TCG
 is "$(q runsc "sp['servedBy'], len(sp['chains']), len(sp['sandbox']) >= 1, sp['profile']['looser']")" \
   "('sentry', 1, True, [])" "runsc: the workload's chain is served by the sentry, its own host filter recorded"
 is "$(q runsc "sp['chains'][0]['sha256'] == sp['profile']['sha256'] == c['seccomp']['profileSha256'], sp['chains'][0]['filters']")" \
@@ -162,14 +173,14 @@ is "$(q runsc "x(sp['chains'][0], 'x86_64', 'mount'), x(sp['chains'][0], 'x86_64
 like_s "$(deny_verdict runsc)" "pass " "runsc: strict@2's containment.seccomp_deny passes"
 
 # -- runsc without --oci-seccomp (runsc-plain): the workload runs without a filter
-start runsc-plain --runtime runsc-plain
+start runsc-plain
 is "$(gv docker exec "$S-runsc-plain" grep Seccomp: /proc/1/status | awk '{print $2}')" 0 \
   "runsc-plain: the workload reports Seccomp: 0 inside the sandbox"
 gv "docker info --format '{{json .Runtimes}}'" | "$PY" -c 'import json,sys; r=json.load(sys.stdin); print(r["runsc-plain"].get("runtimeArgs"), r["runsc"].get("runtimeArgs"))' >"$T/rtargs" 2>&1
 is "$(cat "$T/rtargs")" "['--network=none'] ['--network=none', '--oci-seccomp']" \
   "docker info: runsc-plain runs runsc without --oci-seccomp, runsc with it"
 collect runsc-plain
-g docker rm -f "$S-runsc-plain" >/dev/null 2>&1
+grm "$S-runsc-plain"
 is "$(q runsc-plain "sp['servedBy'], sp['chains'], c['seccomp']['mode']")" "('sentry', [], 'disabled')" \
   "runsc-plain: no workload chain, the certificate says seccomp disabled"
 like_s "$(deny_verdict runsc-plain)" "no seccomp program is in force" "runsc-plain: strict@2's containment.seccomp_deny fails (no seccomp program in force)"

@@ -7,7 +7,7 @@
 . "$(dirname "$0")/../lib/testlib.sh"
 need_testhost env
 S=bxh-$$                                  # the guest's session names
-trap 'g "docker rm -f $S-runc $S-crun $S-runsc $S-slrunc $S-slcrun $S-aa-unconfined $S-aa-custom $S-aa-edited $S-aa-complain >/dev/null 2>&1; for p in /tmp/$S/aa/*; do [ -f \$p ] && apparmor_parser -R \$p; done >/dev/null 2>&1; systemctl stop $S.slice >/dev/null 2>&1; rm -rf /tmp/$S" >/dev/null 2>&1; rm -rf "$T"' EXIT
+trap 'g "docker rm -f $S-ssh $S-runc $S-crun $S-runsc $S-slrunc $S-slcrun $S-aa-unconfined $S-aa-custom $S-aa-edited $S-aa-complain >/dev/null 2>&1; for p in /tmp/$S/aa/*; do [ -f \$p ] && apparmor_parser -R \$p; done >/dev/null 2>&1; systemctl stop $S.slice >/dev/null 2>&1; rm -rf /tmp/$S" >/dev/null 2>&1; rm -rf "$T"' EXIT
 
 # ---- the kernel and init
 ok "ssh answers as root with the built key" g true
@@ -33,17 +33,39 @@ gv "docker version --format '{{.Server.Version}}'" >"$T/ver"
 like "$T/ver" '^26\.' "dockerd 26.x"
 ok "boxcert-session:1 is there (docker import, no registry)" g docker image inspect boxcert-session:1
 
+# The sessions this test collects start in the guest in two lanes, in the background, while
+# the checks before them run (each `docker run` costs seconds under emulation); `started NAME`
+# waits for one (tests/lib/testlib.sh). A slice with its own limits is made
+# first, for the sessions under it.
+GARGS=(
+  [ssh]="--network none"
+  [runc]="--runtime runc --network none --read-only --cap-drop ALL --security-opt no-new-privileges"
+  [crun]="--runtime crun --network none --read-only --cap-drop ALL --security-opt no-new-privileges"
+  [runsc]="--runtime runsc --network none --read-only --cap-drop ALL --security-opt no-new-privileges"
+  [slrunc]="--runtime runc --network none --cgroup-parent $S.slice --cgroupns host --memory 256m"
+  [slcrun]="--runtime crun --network none --cgroup-parent $S.slice --cgroupns private --memory 256m"
+  [aa-unconfined]="--network none --read-only --cap-drop ALL --security-opt no-new-privileges --security-opt apparmor=unconfined --memory 256m --pids-limit 64"
+)
+started() { gstarted "$S" "$1"; }
+g "systemctl set-property --runtime $S.slice MemoryMax=96M TasksMax=33 AllowedCPUs=0" >/dev/null 2>&1
+glane "$S" ssh runc slrunc aa-unconfined
+glane "$S" crun runsc slcrun
+
+# one `docker run --rm` per runtime, the three side by side (each costs seconds under
+# emulation): its exit code, and what the session itself reads of its AppArmor label, its
+# seccomp mode and its cgroup
+g "mkdir -p /tmp/$S/rm; for r in runc crun runsc; do (docker run --rm --runtime \$r boxcert-session:1 \
+   sh -c 'echo \"attr=\$(cat /proc/self/attr/current 2>/dev/null)\"; grep Seccomp: /proc/self/status; \
+   echo \"cgroup=\$(cat /proc/self/cgroup)\"' >/tmp/$S/rm/\$r.out 2>&1; echo \$? >/tmp/$S/rm/\$r.rc) & done; wait" \
+  >/dev/null 2>&1
 for r in runc crun runsc; do
-  ok "docker run --runtime $r boxcert-session:1 true" g docker run --rm --runtime "$r" boxcert-session:1 true
+  gv "cat /tmp/$S/rm/$r.out" >"$T/rm-$r"
+  is "$(gv "cat /tmp/$S/rm/$r.rc")" 0 "docker run --rm --runtime $r boxcert-session:1 runs and exits 0"
 done
-is "$(gv docker run --rm boxcert-session:1 cat /proc/self/attr/current)" "docker-default (enforce)" \
-  "a runc session is confined by docker-default (enforce)"
-is "$(gv docker run --rm --runtime crun boxcert-session:1 cat /proc/self/attr/current)" "docker-default (enforce)" \
-  "a crun session is confined by docker-default (enforce)"
-gv docker run --rm --runtime runsc boxcert-session:1 grep Seccomp: /proc/self/status >"$T/rsc"
-like "$T/rsc" '^Seccomp:[[:space:]]+2$' "a runsc session reports Seccomp: 2 from inside"
-gv docker run --rm boxcert-session:1 cat /proc/self/cgroup >"$T/ccg"
-like "$T/ccg" '^0::/$' "a runc session sees its own cgroup namespace (0::/)"
+like "$T/rm-runc" '^attr=docker-default \(enforce\)$' "a runc session is confined by docker-default (enforce)"
+like "$T/rm-crun" '^attr=docker-default \(enforce\)$' "a crun session is confined by docker-default (enforce)"
+like "$T/rm-runsc" '^Seccomp:[[:space:]]+2$' "a runsc session reports Seccomp: 2 from inside"
+like "$T/rm-runc" '^cgroup=0::/$' "a runc session sees its own cgroup namespace (0::/)"
 
 # ---- the engine, over mutual TLS from this machine
 c=$DOCKER_CERT_PATH
@@ -70,7 +92,7 @@ ssh_cfg=$(printf '%s\n' "$BOXCERT_TESTHOST_SSH" | sed -n 's/.*-F \([^ ]*\) .*/\1
 # without the shared master connection: a connection of its own, whose host key ssh checks
 grep -v '^ *Control' "$ssh_cfg" >"$T/ssh_config" && ssh_cfg=$T/ssh_config
 host_alias=${BOXCERT_TESTHOST_SSH##* }
-g "docker rm -f $S-ssh >/dev/null 2>&1; docker run -d --name $S-ssh --network none boxcert-session:1 sleep 600" >/dev/null 2>&1
+ok "a session for ssh:// starts" started ssh
 "$BOXCERT" keygen --out "$T/k" >/dev/null
 expect_rc 0 "collect over ssh://$host_alias (docker system dial-stdio in the guest)" \
   env -u DOCKER_HOST BOXCERT_SSH_CONFIG="$ssh_cfg" "$BOXCERT" collect "$S-ssh" \
@@ -93,7 +115,7 @@ expect_rc 3 "an ssh:// engine whose key is refused: exit 3" env -u DOCKER_HOST \
   BOXCERT_SSH_CONFIG=/dev/null "$BOXCERT" collect "$S-ssh" --engine "ssh://root@127.0.0.1:1" \
   --key "$T/k.key" --out "$T/ssh2.intoto.json"
 like "$ERR" 'engine unreachable at ssh://root@127.0.0.1:1: ssh: ' "... in one line with ssh's own words"
-g docker rm -f "$S-ssh" >/dev/null 2>&1
+grm "$S-ssh"
 eval "$(env -u DOCKER_HOST bash "$BOXCERT_SOURCE_DIR/scripts/engine.sh" env)"
 export DOCKER_CONFIG=$T/docker-config
 lc=$BOXCERT_TLS_CERT_PATH
@@ -126,8 +148,7 @@ ok "boxcert-verify --help runs in the guest" g /usr/local/bin/boxcert-verify --h
 g "mkdir -p /tmp/$S" >/dev/null 2>&1
 ok "boxcert keygen" g $B keygen --out "/tmp/$S/k"
 for r in runc crun runsc; do
-  ok "a hardened $r session starts" g docker run -d --name "$S-$r" --runtime $r --network none --read-only \
-    --cap-drop ALL --security-opt no-new-privileges boxcert-session:1 sleep 600
+  ok "a hardened $r session starts" started $r
   expect_rc 0 "boxcert collect ($r session; cgroup v2, systemd driver, AppArmor)" \
     g $B collect "$S-$r" --key "/tmp/$S/k.key" --out "/tmp/$S/$r.intoto.json"
   sed 's/^/#   collect: /' "$ERR" | head -n 20
@@ -135,7 +156,7 @@ for r in runc crun runsc; do
   gv "pid=\$(docker inspect -f '{{.State.Pid}}' $S-$r); d=/sys/fs/cgroup\$(sed -n 's/^0:://p' /proc/\$pid/cgroup); \
       while [ \$d != /sys/fs/cgroup ]; do echo \${d#/sys/fs/cgroup} \$(cat \$d/pids.max); d=\${d%/*}; done" >"$T/$r.pids"
   sed 's/^/#   pids.max: /' "$T/$r.pids"
-  g docker rm -f "$S-$r" >/dev/null 2>&1   # an idle runsc sandbox costs a third of a vCPU under TCG
+  grm "$S-$r"   # an idle runsc sandbox costs a third of a vCPU under TCG
   expect_rc 0 "boxcert verify: demo policy passes ($r)" g $B verify "/tmp/$S/$r.intoto.json" \
     --policy /usr/local/share/doc/boxcert/examples/policies/demo.yaml --key "/tmp/$S/k.pub"
   sed 's/^/#   /' "$OUT" | head -n 10
@@ -192,16 +213,14 @@ is "$(cat "$T/crun.pl")" "$(cat "$T/runc.pl")" "the pids limit in force is the s
 
 # ---- a slice above the session: its MemoryMax and TasksMax bind it (--cgroup-parent),
 # under --cgroupns host (runc) and private (crun)
-g "systemctl set-property --runtime $S.slice MemoryMax=96M TasksMax=33 AllowedCPUs=0" >/dev/null 2>&1
 for r in runc crun; do
   ns=private; [ $r = runc ] && ns=host
-  ok "a $r session under $S.slice (--memory 256m, --cgroupns $ns)" g docker run -d --name "$S-sl$r" \
-    --runtime $r --network none --cgroup-parent "$S.slice" --cgroupns $ns --memory 256m boxcert-session:1 sleep 600
+  ok "a $r session under $S.slice (--memory 256m, --cgroupns $ns)" started sl$r
   expect_rc 0 "boxcert collect (the $r session under the slice)" \
     g $B collect "$S-sl$r" --key "/tmp/$S/k.key" --out "/tmp/$S/sl$r.intoto.json"
   # the CPUs the kernel lets the session's init run on, read without boxcert
   gv "pid=\$(docker inspect -f '{{.State.Pid}}' $S-sl$r); sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' /proc/\$pid/status" >"$T/sl$r.cpus"
-  g docker rm -f "$S-sl$r" >/dev/null 2>&1
+  grm "$S-sl$r"
   g $B show "/tmp/$S/sl$r.intoto.json" --policy /usr/local/share/doc/boxcert/examples/policies/demo.yaml \
     --key "/tmp/$S/k.pub" >"$T/sl$r.json" 2>/dev/null
   is "$(field "$T/sl$r.json" predicate.containment.resources.memoryBytes)" 100663296 \
@@ -227,12 +246,16 @@ aa() { # aa NAME FLAGS [RULE]: a profile file in the guest (everything allowed, 
     "$1" "$2" "${3:-}" | g "mkdir -p /tmp/$S/aa && cat >/tmp/$S/aa/$1"
 }
 aa_case() { # aa_case NAME SECURITY-OPT: a runc session, collected, verified by strict@2
-  ok "a session with --security-opt $2" g docker run -d --name "$S-aa-$1" --network none --read-only \
-    --cap-drop ALL --security-opt no-new-privileges --security-opt "$2" --memory 256m \
-    --pids-limit 64 boxcert-session:1 sleep 600
+  if [ -n "${GARGS[aa-$1]:-}" ]; then   # started in a lane
+    ok "a session with --security-opt $2" started "aa-$1"
+  else
+    ok "a session with --security-opt $2" g docker run -d --name "$S-aa-$1" --network none --read-only \
+      --cap-drop ALL --security-opt no-new-privileges --security-opt "$2" --memory 256m \
+      --pids-limit 64 boxcert-session:1 sleep 600
+  fi
   expect_rc 0 "boxcert collect ($1)" g $B collect "$S-aa-$1" --key "/tmp/$S/k.key" \
     --out "/tmp/$S/aa-$1.intoto.json"
-  g docker rm -f "$S-aa-$1" >/dev/null 2>&1
+  grm "$S-aa-$1"
   g $B show "/tmp/$S/aa-$1.intoto.json" --policy strict@2 --key "/tmp/$S/k.pub" >"$T/aa-$1.json" 2>/dev/null
   g $B verify "/tmp/$S/aa-$1.intoto.json" --policy strict@2 --key "/tmp/$S/k.pub" --format json \
     >"$T/aa-$1.verdict" 2>/dev/null

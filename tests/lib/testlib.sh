@@ -133,7 +133,36 @@ need_testhost() {
   gv() { g "$@" 2>/dev/null | tr -d '\r'; } # its output
   # the guest's clock falls behind under emulation (some 10 minutes in 30): set it again
   g "date -s @$(date +%s)" >/dev/null 2>&1
+  declare -gA GARGS=() GCMD=()
 }
+
+# Sessions in the test host, started in the background while a test goes on (each `docker
+# run` costs seconds of the emulated CPUs, and a test that starts one, waits and checks leaves
+# them idle in between):
+#   glane PREFIX NAME...  start PREFIX-NAME for each NAME, one after another, in the guest in
+#                         the background: `docker run -d --name PREFIX-NAME ${GARGS[NAME]}
+#                         boxcert-session:1 ${GCMD[NAME]:-sleep 600}` (both are shell words,
+#                         read by the guest's shell); its exit code into /tmp/PREFIX/st/NAME.rc
+#   gstarted PREFIX NAME  wait (at most 10 minutes) until that `docker run` ended; succeeds
+#                         when it exited 0, else prints its words and fails
+#   grm NAME...           docker rm -f NAME..., in the guest in the background
+glane_n=0
+glane() {
+  local p=$1 n script=""; shift
+  for n in "$@"; do
+    script+="docker run -d --name $p-$n ${GARGS[$n]:-} $SESSION_IMAGE ${GCMD[$n]:-sleep 600} >/tmp/$p/st/$n.out 2>&1; echo \$? >/tmp/$p/st/$n.rc.new; mv /tmp/$p/st/$n.rc.new /tmp/$p/st/$n.rc"$'\n'
+  done
+  glane_n=$((glane_n + 1))
+  printf '%s' "$script" | g "mkdir -p /tmp/$p/st && cat >/tmp/$p/st/lane$glane_n.sh &&
+    { setsid sh /tmp/$p/st/lane$glane_n.sh </dev/null >/dev/null 2>&1 & }"
+}
+gstarted() {
+  local rc
+  rc=$(gv "for i in \$(seq 1 1200); do [ -s /tmp/$1/st/$2.rc ] && exec cat /tmp/$1/st/$2.rc; sleep 0.5; done; echo 124")
+  [ "$rc" = 0 ] && return 0
+  g "cat /tmp/$1/st/$2.out" >&2; echo "docker run of $1-$2: exit $rc" >&2; return 1
+}
+grm() { g "setsid docker rm -f $* </dev/null >/dev/null 2>&1 &"; }
 
 need_engine() {
   local sock=${DOCKER_HOST:-unix:///var/run/docker.sock}
@@ -243,8 +272,23 @@ has_runtime() {
 
 # check_schema NAME FILE...: the documents validate against `boxcert schema NAME` with
 # Debian's python3-jsonschema (run by /usr/bin/python3, which owns Debian's packages).
+# Where BOXCERT_SCHEMA_LATER names a folder (the test host, tests/hosts/guest_engine.sh: a
+# python3-jsonschema start costs half a minute under emulation), the documents are copied into
+# a folder of their own beneath it and the driver that set it validates them where it runs,
+# one TAP line each: here no line is written, so nothing passes unchecked.
+schema_later_n=0
 check_schema() {
   local name=$1; shift
+  if [ -n "${BOXCERT_SCHEMA_LATER:-}" ]; then
+    schema_later_n=$((schema_later_n + 1))
+    local d; d=$BOXCERT_SCHEMA_LATER/$(basename "$0" .sh).$schema_later_n.$name
+    if [ $# -gt 0 ] && mkdir -p "$d" && cp -- "$@" "$d/" 2>"$ERR"; then
+      echo "# schema $name: $# document file(s) copied to $d, validated by the driver"
+    else
+      _tap 1 "schema $name: the documents could not be copied for the driver ($*)"
+    fi
+    return 0
+  fi
   ok "schema $name: $(for f in "$@"; do basename "$f"; done | tr '\n' ' ')" \
     /usr/bin/python3 "$BOXCERT_SOURCE_DIR/tests/lib/schema_check.py" "$BOXCERT" "$name" "$@"
   grep -E 'INVALID|no schema|no document' "$OUT" | head -n 5 | sed 's/^/#   /'
