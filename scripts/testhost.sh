@@ -235,9 +235,12 @@ JSON
   install -d "$r/usr/local/share/boxcert-testhost"
   tar -C "$s" --owner=0 --group=0 --numeric-owner -cf "$r/usr/local/share/boxcert-testhost/session-rootfs.tar" .
   rm -rf "$s"
-  chroot "$r" systemctl enable systemd-networkd.service boxcert-session-image.service >/dev/null 2>&1
+  chroot "$r" systemctl enable systemd-networkd.service boxcert-session-image.service \
+    boxcert-runc-memfd.service >/dev/null 2>&1
+  # no timers that would run during a test; no user manager for root's ssh logins (it re-reads
+  # the mount table on every change, as pid 1 does: some 4% of the guest's CPU in the zoos)
   chroot "$r" systemctl mask apt-daily.timer apt-daily-upgrade.timer dpkg-db-backup.timer \
-    e2scrub_all.timer fstrim.timer >/dev/null 2>&1 || true
+    e2scrub_all.timer fstrim.timer user@0.service >/dev/null 2>&1 || true
 }
 
 # ---------------------------------------------------------------- boxcert for the guest
@@ -267,12 +270,46 @@ boxcert_stamp() {
   } | sha
 }
 
+# sync_tree NEW OLD: OLD becomes a copy of NEW where a file of the same content and mode keeps
+# its time (a fresh clone's files are all newer than the last build: cmake would rebuild all)
+sync_tree() {
+  python3 - "$1" "$2" <<'PY'
+import filecmp, os, shutil, stat, sys
+new, old = sys.argv[1], sys.argv[2]
+want = set()
+for d, _, fs in os.walk(new):
+    for f in fs:
+        rel = os.path.relpath(os.path.join(d, f), new)
+        want.add(rel)
+        n, o = os.path.join(new, rel), os.path.join(old, rel)
+        if os.path.isfile(o) and not os.path.islink(o) and \
+           stat.S_IMODE(os.stat(n).st_mode) == stat.S_IMODE(os.stat(o).st_mode) and \
+           filecmp.cmp(n, o, shallow=False):
+            continue
+        if os.path.lexists(o) and (os.path.isdir(o) and not os.path.islink(o)):
+            shutil.rmtree(o)
+        os.makedirs(os.path.dirname(o), exist_ok=True)
+        shutil.copy(n, o + ".new")   # its time now: newer than what was built from the old
+        os.replace(o + ".new", o)
+for d, dirs, fs in os.walk(old, topdown=False):
+    for f in fs:
+        p = os.path.join(d, f)
+        if os.path.relpath(p, old) not in want:
+            os.unlink(p)
+    if d != old and not os.listdir(d):
+        os.rmdir(d)
+PY
+}
+
 build_boxcert() {
   local b=$CACHE/buildroot
-  rm -rf "$b/src" "$b/stage"; mkdir -p "$b/src"
-  (cd "$SRC" && source_files | tar --null -T - -cf -) | tar -C "$b/src" -xf -
-  # /build stays between builds: cmake rebuilds what changed. proc is mounted in a private
-  # mount namespace, so nothing is left mounted.
+  rm -rf "$b/src.new" "$b/stage"; mkdir -p "$b/src.new" "$b/src"
+  (cd "$SRC" && source_files | tar --null -T - -cf -) | tar -C "$b/src.new" -xf -
+  sync_tree "$b/src.new" "$b/src" || die "copying the source tree into the buildroot failed"
+  rm -rf "$b/src.new"
+  # /build stays between builds: cmake rebuilds what changed (in a fresh clone too: sync_tree
+  # keeps the times of unchanged files). proc is mounted in a private mount namespace, so
+  # nothing is left mounted.
   unshare --mount --pid --fork --mount-proc="$b/proc" chroot "$b" /usr/bin/env -i \
     PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LC_ALL=C.UTF-8 /bin/sh -ec '
       cmake -S /src -B /build -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_INSTALL_PREFIX=/usr/local

@@ -163,16 +163,16 @@ out:
 /* The case read by uid 65534 with proc/<hidden>/ns closed to it (root's, 0700), as a host
  * whose processes the collector may not all read: 0 when the view is as this wants (hidden
  * the session's init: level engine; else engine+kernel with namespacesShared null). */
-static int hidden_run(const char *dir, const char *hidden, int session_init)
+static int hidden_run(char *tmp, const char *dir, const char *hidden, int session_init)
 {
-    char tmp[] = "/tmp/bx-proctree-XXXXXX", path[1100];
+    char path[1100];
     json_t *session;
     bxa_views views = {.level = "engine"};
     bx_evidence *ev = bxa_evidence_new();
     bx_error err = {0};
     int rc;
 
-    if (!mkdtemp(tmp) || copy_case(dir, tmp) != 0)
+    if (copy_case(dir, tmp) != 0)
         return 10;
     snprintf(path, sizeof path, "chown -R 65534:65534 '%s' && chown 0:0 '%s/proc/%s/ns' && "
              "chmod 0700 '%s/proc/%s/ns'", tmp, tmp, hidden, tmp, hidden);
@@ -200,13 +200,20 @@ static int hidden_run(const char *dir, const char *hidden, int session_init)
 
 static void hidden(const char *dir, const char *pid, int session_init, const char *what)
 {
-    pid_t c = fork();
+    char tmp[] = "/tmp/bx-proctree-XXXXXX", cmd[128];
+    pid_t c;
     int st = 0;
 
+    if (!ok(mkdtemp(tmp) != NULL, "%s: a directory for the tree", what))
+        return;
+    c = fork();
     if (c == 0)
-        _exit(hidden_run(dir, pid, session_init));
+        _exit(hidden_run(tmp, dir, pid, session_init));
     ok(c > 0 && waitpid(c, &st, 0) == c && WIFEXITED(st) && WEXITSTATUS(st) == 0,
        "%s (exit %d)", what, WIFEXITED(st) ? WEXITSTATUS(st) : -1);
+    /* the copy goes with the case (the child, as uid 65534, could not remove it) */
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmp);
+    (void)!system(cmd);
 }
 
 int main(void)
