@@ -72,35 +72,56 @@ if "$DOCKER" info --format '{{json .Runtimes}}' | grep -q '"runsc-plain"'; then
     --security-opt no-new-privileges --pids-limit 64 --memory 256m
 fi
 zoo_wait
+# what each session printed, once it printed all (probe reads it from here)
 for n in default stricter loose unconfined args extra i386 trace; do
-  for _ in $(seq 1 50); do "$DOCKER" logs "$(id $n)" 2>/dev/null | grep -q '^done' && break; sleep 0.1; done
+  for _ in $(seq 1 50); do
+    "$DOCKER" logs "$(id $n)" >"$T/$n.log" 2>/dev/null; grep -q '^done' "$T/$n.log" && break; sleep 0.1
+  done
 done
 
-collect() { # collect NAME: the certificate and its statement, and the inspect JSON
+collect() { # collect NAME: the certificate
   "$BOXCERT" collect "$(id "$1")" --key "$T/k.key" --out "$T/$1.cert" >/dev/null 2>"$T/$1.cerr" || true
-  "$BOXCERT" inspect "$(id "$1")" --format json >"$T/$1.json" 2>"$T/$1.ierr"
 }
-q() { # q NAME PYEXPR: PYEXPR over sp (containment.seccompPrograms), c (containment), d (discrepancies)
-  "$PY" -c '
-import json, sys
-p = json.load(open(sys.argv[1]))["predicate"]
-c = p["containment"]; sp = c["seccompPrograms"]; d = p["evidence"]["discrepancies"]
+# One python answers every question (a python start costs a second under emulation): a line
+# "cert PATH PYEXPR" is PYEXPR over the certificate's statement (sp: containment.seccompPrograms,
+# c: containment, d: the discrepancies), "verdict PATH" the seccomp_deny finding of a verify
+# report; one line back each, an error as "error: ...".
+coproc QPY { "$PY" -u -c '
+import base64, json, sys
 def x(ch, abi, name): # the verdict of a chain for a name on an ABI
     a = ch["abis"][abi]
     return "allow" if name in a["allow"] else "depends" if name in a["depends"] else "deny"
-print(eval(sys.argv[2]))' "$T/$1.json" "$2" 2>&1
+def cert(path, expr):
+    p = json.loads(base64.b64decode(json.load(open(path))["payload"]))["predicate"]
+    c = p["containment"]
+    return eval(expr, {"x": x, "p": p, "c": c, "sp": c["seccompPrograms"],
+                       "d": p["evidence"]["discrepancies"]})
+def verdict(path):
+    r = json.load(open(path))
+    fs = [f for res in r.get("results", [r]) for f in res.get("findings", []) if f["rule"] == "containment.seccomp_deny"]
+    return fs[0]["status"] + " " + fs[0]["message"] if fs else "none"
+for line in sys.stdin:
+    kind, path, expr = (line.rstrip("\n").split("\t") + [""])[:3]
+    try:
+        out = cert(path, expr) if kind == "cert" else verdict(path)
+    except Exception as e:
+        out = "error: %s: %r" % (type(e).__name__, e)
+    print(str(out).replace("\n", " "))
+'; }
+ask() { # ask KIND PATH [EXPR]: the answer of the python above
+  local r
+  printf '%s\t%s\t%s\n' "$1" "$2" "${3:-}" >&"${QPY[1]}"
+  IFS= read -r r <&"${QPY[0]}" || r="error: no answer"
+  printf '%s\n' "$r"
 }
+q() { ask cert "$T/$1.cert" "$2"; } # q NAME PYEXPR
 probe() { # probe NAME SYSCALL: the errno the session saw
-  "$DOCKER" logs "$(id "$1")" 2>/dev/null | awk -v s="$2" '$1 == s {print $2}'
+  awk -v s="$2" '$1 == s {print $2}' "$T/$1.log"
 }
 verdict() { # verdict NAME: the status of containment.seccomp_deny under strict@2's list
   "$BOXCERT" verify "$T/$1.cert" --key "$T/k.pub" --policy "$T/deny.yaml" --format json \
     >"$T/$1.v.json" 2>/dev/null
-  "$PY" -c '
-import json, sys
-r = json.load(open(sys.argv[1]))
-fs = [f for res in r.get("results", [r]) for f in res.get("findings", []) if f["rule"] == "containment.seccomp_deny"]
-print(fs[0]["status"] + " " + fs[0]["message"] if fs else "none")' "$T/$1.v.json" 2>&1
+  ask verdict "$T/$1.v.json"
 }
 untouched() { # untouched NAME: every task of the session's processes runs, untraced
   local pid bad=0
@@ -123,8 +144,18 @@ names_ok() { # names_ok NAME: the kernel's reading agrees with what the session 
 }
 unlike_eq() { if [ "$1" != "$2" ]; then _tap 0 "$3"; else _tap 1 "$3"; fi; }
 
-for n in default stricter loose unconfined args extra i386 trace runsc; do collect "$n"; done
-[ $have_plain_runsc = 1 ] && collect runsc-plain
+# (no two of these sessions share a namespace: collected BOXCERT_COLLECT_JOBS at a time)
+cjobs=() cnames=(default stricter loose unconfined args extra i386 trace runsc)
+[ $have_plain_runsc = 1 ] && cnames+=(runsc-plain)
+for n in "${cnames[@]}"; do
+  if [ ${#cjobs[@]} -ge "${BOXCERT_COLLECT_JOBS:-1}" ]; then wait "${cjobs[0]}"; cjobs=("${cjobs[@]:1}"); fi
+  collect "$n" & cjobs+=($!)
+done
+wait "${cjobs[@]}"
+for n in "${cnames[@]}"; do
+  ok "collect $n" test -s "$T/$n.cert"
+  [ -s "$T/$n.cert" ] || sed 's/^/#   /' "$T/$n.cerr" | head -n 3
+done
 
 # -- Docker's default profile
 is "$(q default "sp['servedBy'], len(sp['chains']), sp['tasks']['unread'], sp['why']")" \

@@ -100,24 +100,32 @@ collect_one() { # collect_one NAME: its certificate (and over TLS for TLS_NAMES)
 
 # Start the sessions BOXCERT_ZOO_JOBS at a time (0, the default: all at once; the test host,
 # whose emulated CPUs thrash under twenty `docker run`s at once: 2), each batch collected as
-# soon as it runs.
+# soon as it runs, while the next batch starts (a collect keeps one CPU busy, a start more).
 jobs=${BOXCERT_ZOO_JOBS:-0}
 mapfile -t lines <"$T/sessions"
 [ "$jobs" -gt 0 ] || jobs=${#lines[@]}
 started=0
-for ((i = 0; i < ${#lines[@]}; i += jobs)); do
-  batch=("${lines[@]:i:jobs}")
-  for l in "${batch[@]}"; do
+start_batch() { # start_batch I: the sessions of the batch from line I, in the background
+  local l
+  BATCH_PIDS=()
+  for l in "${lines[@]:$1:jobs}"; do
     # shellcheck disable=SC2086
     ( session "${l%%|*}" ${l#*|} >"$T/${l%%|*}.id" 2>"$T/${l%%|*}.err" ) &
+    BATCH_PIDS+=($!)
   done
-  wait
+}
+start_batch 0
+for ((i = 0; i < ${#lines[@]}; i += jobs)); do
+  batch=("${lines[@]:i:jobs}")
+  wait "${BATCH_PIDS[@]}"
+  start_batch $((i + jobs))
   for l in "${batch[@]}"; do
     if [ -s "$T/${l%%|*}.id" ]; then started=$((started + 1)); else
       echo "# ${l%%|*} did not start: $(head -c 300 "$T/${l%%|*}.err")"; fi
   done
   for l in "${batch[@]}"; do collect_one "${l%%|*}"; done
 done
+wait
 is "$started" "${#lines[@]}" "every zoo session started"
 check_schema certificate "$T"/certs/*.intoto.json
 

@@ -39,7 +39,7 @@ for s in "${scripts[@]}"; do
   # the guest's facts the scripts expect (a runtime the guest must have fails when missing)
   g "cd $G && env CI=true BOXCERT_REQUIRE_ENGINE=1 BOXCERT_BIN=/usr/local/bin \
     BOXCERT_SOURCE_DIR=$G BOXCERT_PREBUILT=$G/prebuilt BOXCERT_EXPECT_RUNTIMES='runc crun runsc' \
-    BOXCERT_TLS_HOST=tcp://127.0.0.1:2376 BOXCERT_TLS_CERT_PATH=$G/tls BOXCERT_ZOO_JOBS=2 \
+    BOXCERT_TLS_HOST=tcp://127.0.0.1:2376 BOXCERT_TLS_CERT_PATH=$G/tls BOXCERT_ZOO_JOBS=2 BOXCERT_COLLECT_JOBS=2 \
     BOXCERT_SESSION_SECONDS=3600 BOXCERT_SCHEMA_LATER=$G/schema ${TRACE:+BASH_ENV=$G/trace.sh} \
     TMPDIR=/tmp bash tests/engine/$s" </dev/null 2>"$T/$s.err" | tee "$T/$s.tap" | sed -u 's/^/    /'
   rc=${PIPESTATUS[0]}

@@ -32,6 +32,18 @@ like "$T/sec" 'name=cgroupns' "docker info: Security Options cgroupns"
 gv "docker version --format '{{.Server.Version}}'" >"$T/ver"
 like "$T/ver" '^26\.' "dockerd 26.x"
 ok "boxcert-session:1 is there (docker import, no registry)" g docker image inspect boxcert-session:1
+# runc run from one sealed copy of itself (docs/testhost.md, "runc from one sealed copy"):
+# the same binary, a memfd with every seal runc asks for, and the copy the daemons find first
+gv readlink /usr/local/sbin/runc >"$T/runc-link"
+like "$T/runc-link" '^/proc/[0-9]+/fd/[0-9]+$' "runc: /usr/local/sbin/runc is a descriptor held open"
+ok "runc: the held copy is /usr/sbin/runc, byte for byte" g cmp /usr/local/sbin/runc /usr/sbin/runc
+is "$(gv "python3 -c 'import fcntl, os; print(fcntl.fcntl(os.open(\"/usr/local/sbin/runc\", os.O_RDONLY), fcntl.F_GET_SEALS) & 15)'")" \
+  15 "runc: the held copy carries the seals runc checks (seal, shrink, grow, write)"
+for d in containerd docker; do
+  gv "tr '\\0' '\\n' </proc/\$(systemctl show -p MainPID --value $d.service)/environ" | sed -n 's/^PATH=//p' |
+    tr : '\n' | grep -n -x -e /usr/local/sbin -e /usr/sbin >"$T/path-$d"
+  like "$T/path-$d" '^1:/usr/local/sbin$' "runc: $d.service looks in /usr/local/sbin before /usr/sbin"
+done
 
 # The sessions this test collects start in the guest in two lanes, in the background, while
 # the checks before them run (each `docker run` costs seconds under emulation); `started NAME`
