@@ -169,7 +169,7 @@ names_ok default
 is "$(verdict default)" "pass every seccomp chain of the session (1) denies the 92 syscall(s) on every ABI" \
   "default: the engine's own default profile passes strict@2's list"
 ok "default: its tasks run on, untraced" untouched default
-pid=$("$DOCKER" inspect --format '{{.State.Pid}}' "$(id default)")
+pid=$(cpid "$(id default)")
 is "$(q default "sp['chains'][0]['filters']")" "$(awk '/^Seccomp_filters:/ {print $2}' /proc/$pid/status)" \
   "default: the filters of the chain are Seccomp_filters of the init's status"
 
@@ -221,7 +221,7 @@ fi
 is "$(q trace "sp['tasks']['unread'], 'traced by process' in sp['unread'][0]['reason']")" "(1, True)" \
   "trace: the traced process's task is unread, and says why"
 like_s "$(verdict trace)" "could not be read" "trace: a task whose programs could not be read fails"
-tpid=$("$DOCKER" inspect --format '{{.State.Pid}}' "$(id trace)")
+tpid=$(cpid "$(id trace)")
 tchild=$(awk '{print $1}' /proc/"$tpid"/task/"$tpid"/children 2>/dev/null)
 is "$(awk '/^TracerPid:/ {print $2}' /proc/"$tchild"/status 2>/dev/null)" "$tpid" \
   "trace: the traced process keeps its own tracer, the session's"

@@ -87,7 +87,7 @@ collect_one() { # collect_one NAME: its certificate (and over TLS for TLS_NAMES)
   ok "collect $name" "$BOXCERT" collect "$(id "$name")" --key "$T/k.key" --out "$T/certs/$name.intoto.json"
   # the kernel's facts the table needs, read here before a runsc session goes: the pids limit
   # in force, and the uid of the process the engine names (runsc: the sandbox)
-  local p; p=$("$DOCKER" inspect --format '{{.State.Pid}}' "$(id "$name")")
+  local p; p=$(cpid "$(id "$name")")
   pids_in_force "$p" >"$T/$name.pids"
   awk '/^Uid:/ {print $2}' "/proc/$p/status" >"$T/$name.uid"
   case $TLS_NAMES in *" $name "*)

@@ -40,7 +40,7 @@ HARD=(--network none --read-only --cap-drop ALL --security-opt no-new-privileges
 # polls a CPU while the others start.
 run() { zoo_run "$@"; }
 id() { cat "$T/$1.id"; }
-pid() { "$DOCKER" inspect --format '{{.State.Pid}}' "$(id "$1")"; }
+pid() { cpid "$(id "$1")"; }
 gofer() { # the runsc gofer of session NAME: found by its command line, as ps shows it
   local cid; cid=$(id "$1")
   pgrep -f "runsc-gofer.*$cid" | head -n 1

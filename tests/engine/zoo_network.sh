@@ -30,7 +30,7 @@ HARD=(--read-only --cap-drop ALL --security-opt no-new-privileges --pids-limit 6
 # polls a CPU while the others start.
 run() { zoo_run "$@"; }
 id() { cat "$T/$1.id"; }
-pid() { "$DOCKER" inspect --format '{{.State.Pid}}' "$(id "$1")"; }
+pid() { cpid "$(id "$1")"; }
 
 # -- the sessions
 run none --network none "${HARD[@]}"

@@ -2,7 +2,7 @@
 """The truth about a session's processes, read from this host's /proc by this script alone
 (none of boxcert's code), for tests/engine/zoo_processes.sh to hold each certificate to.
 
-usage: /usr/bin/python3 zoo_probe.py NAME INSPECT_JSON IDS_FILE
+usage: /usr/bin/python3 zoo_probe.py NAME INSPECT_JSON IDS_FILE [NAME INSPECT_JSON IDS_FILE...]
   INSPECT_JSON: `docker inspect` of the session (a list of one); IDS_FILE: the Id of every
   container the engine has, one a line. Prints expectation lines for zoo_expect.py:
   "NAME <dotted path> = <JSON>", one per fact.
@@ -182,8 +182,7 @@ def open_in_cgroup(v2, init_cg, paths):
     return got
 
 
-def main():
-    name, inspect, ids_file = sys.argv[1:4]
+def probe(name, inspect, ids_file):
     c = json.load(open(inspect))[0]
     sid, init = c["Id"], c["State"]["Pid"]
     ids = {l.strip() for l in open(ids_file) if l.strip()}
@@ -443,6 +442,22 @@ def main():
 
     for k, v in facts.items():
         print(f"{name} {k} = {json.dumps(v, sort_keys=True)}")
+
+
+def main():
+    # NAME INSPECT_JSON IDS_FILE, once or more: the sessions one after another, in one python
+    # (a python start costs a second in the test host); one that fails says so and the rest go on
+    args, failed = sys.argv[1:], 0
+    if not args or len(args) % 3:
+        sys.exit("usage: zoo_probe.py NAME INSPECT_JSON IDS_FILE [NAME INSPECT_JSON IDS_FILE...]")
+    for i in range(0, len(args), 3):
+        try:
+            probe(*args[i:i + 3])
+        except SystemExit as e:
+            print(f"probe {args[i]}: {e}", file=sys.stderr)
+            failed = 1
+        sys.stdout.flush()
+    sys.exit(failed)
 
 
 main()

@@ -50,7 +50,7 @@ HARD=(--network none --read-only --cap-drop ALL --security-opt no-new-privileges
 # polls a CPU while the others start.
 run() { zoo_run "$@"; }
 id() { cat "$T/$1.id"; }
-pid() { "$DOCKER" inspect --format '{{.State.Pid}}' "$(id "$1")"; }
+pid() { cpid "$(id "$1")"; }
 
 # -- the sessions
 run hardened "${HARD[@]}"
@@ -184,12 +184,13 @@ for n in $names; do
   esac
 done
 "$DOCKER" ps -aq --no-trunc >"$T/ids"
-: >"$T/table"
+pargs=()
 for n in $names; do
   case $n in *-runsc) continue ;; esac
-  $PY "$HERE/zoo_probe.py" "$n" "$T/$n.inspect" "$T/ids" >>"$T/table" 2>"$T/probe.err" ||
-    echo "# probe $n: $(head -c 300 "$T/probe.err")"
+  pargs+=("$n" "$T/$n.inspect" "$T/ids")
 done
+$PY "$HERE/zoo_probe.py" "${pargs[@]}" >"$T/table" 2>"$T/probe.err" ||
+  sed 's/^/# /' "$T/probe.err" | head -c 2000
 for n in $names; do
   case $n in *-runsc) continue ;; esac
   ok "collect $n" "$BOXCERT" collect "$(id "$n")" --key "$T/k.key" --out "$T/certs/$n.intoto.json"

@@ -244,6 +244,19 @@ collect_each() {
   done
 }
 
+# cpid ID: the engine's State.Pid of container ID, asked of the API with curl where the engine
+# is a unix socket (a docker CLI run costs half a second of an emulated CPU in the test host:
+# docs/testhost.md), else with docker inspect
+cpid() {
+  local sock=${DOCKER_HOST:-unix:///var/run/docker.sock}
+  if [ "${sock#unix://}" != "$sock" ] && command -v curl >/dev/null 2>&1; then
+    curl -sf --unix-socket "${sock#unix://}" "http://docker/containers/$1/json" |
+      grep -o '"Pid":[0-9]*' | head -n 1 | cut -d: -f2
+  else
+    "$DOCKER" inspect --format '{{.State.Pid}}' "$1"
+  fi
+}
+
 session() { # session NAME [docker run args...] -- [command...]
   local name=$1; shift
   local args=() cmd=()
