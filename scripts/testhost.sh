@@ -236,7 +236,7 @@ JSON
   tar -C "$s" --owner=0 --group=0 --numeric-owner -cf "$r/usr/local/share/boxcert-testhost/session-rootfs.tar" .
   rm -rf "$s"
   chroot "$r" systemctl enable systemd-networkd.service boxcert-session-image.service \
-    boxcert-runc-memfd.service >/dev/null 2>&1
+    boxcert-runc-memfd.service boxcert-cfs-quota.service >/dev/null 2>&1
   # no timers that would run during a test; no user manager for root's ssh logins (it re-reads
   # the mount table on every change, as pid 1 does: some 4% of the guest's CPU in the zoos)
   chroot "$r" systemctl mask apt-daily.timer apt-daily-upgrade.timer dpkg-db-backup.timer \

@@ -44,6 +44,8 @@ for d in containerd docker; do
     tr : '\n' | grep -n -x -e /usr/local/sbin -e /usr/sbin >"$T/path-$d"
   like "$T/path-$d" '^1:/usr/local/sbin$' "runc: $d.service looks in /usr/local/sbin before /usr/sbin"
 done
+is "$(gv cat /sys/fs/cgroup/system.slice/boxcert-cfs-quota.service/cpu.max)" "400000 100000" \
+  "a CPU quota held from boot (the kernel's CFS bandwidth key stays on: docs/testhost.md)"
 
 # The sessions this test collects start in the guest in two lanes, in the background, while
 # the checks before them run (each `docker run` costs seconds under emulation); `started NAME`
