@@ -8,7 +8,7 @@
 
 #define DRAFT "https://json-schema.org/draft/2020-12/schema"
 
-const char *const bx_schema_generated_names[] = {"predicate-v1", "predicate-v2", "statement",
+const char *const bx_schema_generated_names[] = {"predicate-v1", "predicate-v2", "predicate-v3", "statement",
                                                  "requested", NULL};
 
 /* The rules across fields JSON Schema can say (predicate.c checks them too). */
@@ -191,6 +191,8 @@ json_t *bx_schema_document(const char *name)
         return predicate_doc(1, NULL);
     if (!strcmp(name, "predicate-v2"))
         return predicate_doc(2, NULL);
+    if (!strcmp(name, "predicate-v3"))
+        return predicate_doc(3, NULL);
     if (!strcmp(name, "statement"))
         return statement_doc();
     if (!strcmp(name, "requested"))

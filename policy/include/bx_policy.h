@@ -64,7 +64,7 @@ int64_t bx_policy_max_age(const bx_policy *p);
  * versions 1 .. BX_POLICY_PROFILE_LATEST, written NAME@VERSION; a released version is frozen
  * forever (strict@1 is the first release's strict), the latest is in development until its
  * release; a bare NAME means the latest. */
-#define BX_POLICY_PROFILE_LATEST 2
+#define BX_POLICY_PROFILE_LATEST 3
 extern const char *const bx_policy_profiles[];
 /* NAME or NAME@VERSION -> "NAME@VERSION" into out; -1 when it names no built-in profile. */
 int bx_policy_profile_resolve(const char *name, char *out, size_t n);

@@ -14,8 +14,8 @@
  * verifiable by every later release; the collector writes the latest. */
 #define BX_PREDICATE_TYPE_PREFIX "urn:boxcert:containment:v"
 #define BX_PREDICATE_V1 1
-#define BX_PREDICATE_LATEST 2
-#define BX_PREDICATE_TYPE "urn:boxcert:containment:v2" /* the latest, as collect writes it */
+#define BX_PREDICATE_LATEST 3
+#define BX_PREDICATE_TYPE "urn:boxcert:containment:v3" /* the latest, as collect writes it */
 #define BX_ENVELOPE_MAX_DEFAULT (1024 * 1024)
 #define BX_JSON_MAX_INT 9007199254740992LL /* 2^53 */
 /* More signatures than this make an envelope invalid: each is tried against every

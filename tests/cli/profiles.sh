@@ -9,8 +9,9 @@ PY=/usr/bin/python3
 V=$BOXCERT_BIN/boxcert-verify
 FR=$BOXCERT_SOURCE_DIR/fixtures/first-release
 
-# strict@1, gvisor@1, cis-docker@1: the first release's `policy show` output, byte for byte
-# (its SHA-256s recorded when they were frozen).
+# strict@1, gvisor@1, cis-docker@1 (the first release's) and the @2 profiles (the wave-2
+# release's): their `policy show` output, byte for byte (the SHA-256s recorded when they were
+# frozen).
 while read -r name sha; do
   "$BOXCERT" policy show "$name" >"$T/$name.yaml"
   is "$(sha256sum <"$T/$name.yaml" | cut -c1-64)" "$sha" "policy show $name is the frozen text"
@@ -20,13 +21,16 @@ done <<'EOF2'
 strict@1 07dcedaffd564f320ddbf206969cb87986f34893260a3c434b48bc1c3bdea093
 gvisor@1 c5289107d8777fc6f125ecb0fd0c02cda102caa62eed99b54d8ff5c97238536b
 cis-docker@1 a33dd9d5493930b41f68a6e5f623e216636cf2864d8d635e1a9eddc09213e67f
+strict@2 7fc2948cbc8cee439ab821d8e33c1c958b62d84438f33a0cc23cf1e2c24e85ec
+gvisor@2 a94e7a4275eb0d7adddc1f9ecdcf98264a4c3c77af37a1e4adedcf0ffea415bd
+cis-docker@2 bb8914763187dbd54e68b24c03abd430e3a09a0d04040b1c2fb9138bc35b2e37
 EOF2
 for p in strict gvisor cis-docker; do
   "$BOXCERT" policy show "$p" >"$T/$p.latest"
-  "$BOXCERT" policy show "$p@2" | cmp -s - "$T/$p.latest"
-  _tap $? "$p is $p@2, the latest"
+  "$BOXCERT" policy show "$p@3" | cmp -s - "$T/$p.latest"
+  _tap $? "$p is $p@3, the latest"
 done
-for bad in strict@0 strict@3 strict@ strict@01 gvisor@x; do
+for bad in strict@0 strict@4 strict@ strict@01 gvisor@x; do
   expect_rc 2 "policy show $bad: no such profile" "$BOXCERT" policy show "$bad"
   expect_rc 2 "--policy $bad: no such profile version, never a file" "$V" verify \
     "$FR/hardened-runc.intoto.json" --policy "$bad" --key "$FR/first-release.pub"
@@ -59,7 +63,7 @@ ok "a report names the profile and the file as resolved" "$PY" - "$T/r1.json" "$
 import json, sys
 a, b = (json.load(open(p))["policy"] for p in sys.argv[1:3])
 assert a["name"] == "strict@1" and a["extends"] is None, a
-assert b["name"] == sys.argv[3] and b["extends"] == "gvisor@2", b
+assert b["name"] == sys.argv[3] and b["extends"] == "gvisor@3", b
 assert len(a["sha256"]) == 64 and a["sha256"] != b["sha256"]
 PY
 check_schema report "$T/r1.json" "$T/r2.json"

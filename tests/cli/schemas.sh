@@ -12,15 +12,15 @@ F=$BOXCERT_SOURCE_DIR/fixtures/certificate
 "$PY" -c 'import jsonschema' 2>/dev/null || skip_all "no python3-jsonschema (scripts/deps.sh)"
 
 names=$("$BOXCERT" schema --help | sed -n 's/^Names: predicate (the latest version.s) //p')
-for n in certificate predicate-v1 predicate-v2 report statement requested; do
+for n in certificate predicate-v1 predicate-v2 predicate-v3 report statement requested; do
   like <(echo "$names") "(^| )$n( |$)" "boxcert schema knows $n"
 done
 "$BOXCERT" schema predicate >"$T/predicate.json"
-"$BOXCERT" schema predicate-v2 >"$T/latest.json"
+"$BOXCERT" schema predicate-v3 >"$T/latest.json"
 ok "schema predicate is the latest version's" cmp -s "$T/predicate.json" "$T/latest.json"
 
 # The schemas made from the containment table at build time are the ones checked in.
-for n in predicate-v1 predicate-v2 statement requested; do
+for n in predicate-v1 predicate-v2 predicate-v3 statement requested; do
   gen=$BOXCERT_BIN/../generated/schemas/$n.schema.json
   ok "schema/schemas/$n.schema.json is the generated one (make schemas refreshes it)" \
     cmp -s "$gen" "$BOXCERT_SOURCE_DIR/schema/schemas/$n.schema.json"
@@ -36,7 +36,7 @@ assert s.get("$schema") == "https://json-schema.org/draft/2020-12/schema", "no d
 Draft202012Validator.check_schema(s)' "$T/$n.json"
 done
 
-for v in 1 2; do
+for v in 1 2 3; do
   ok "statement's \$defs/predicate-v$v is predicate-v$v's schema" "$PY" - "$T/statement.json" "$T/predicate-v$v.json" "$v" <<'PY'
 import json, sys
 st, pr = (json.load(open(p)) for p in sys.argv[1:3])

@@ -29,7 +29,7 @@ env = json.load(open(sys.argv[1]))
 assert env["payloadType"] == "application/vnd.in-toto+json"
 print(base64.b64decode(env["payload"]).decode())
 PY
-like "$T/h.statement.json" '"predicateType":"urn:boxcert:containment:v2"' "statement carries the containment predicate"
+like "$T/h.statement.json" '"predicateType":"urn:boxcert:containment:v3"' "statement carries the containment predicate"
 like "$T/h.statement.json" "\"containerId\":\"$hardened\"" "statement names the session's container"
 like "$T/h.statement.json" '"readOnly":true' "rootfs read-only recorded"
 like "$T/h.statement.json" '"level":"engine\+kernel"' "evidence level engine+kernel (the session's processes read on this host)"

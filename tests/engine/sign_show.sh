@@ -43,7 +43,7 @@ expect_rc 1 "a certificate from an untrusted key is not countersigned" "$BOXCERT
 ok "... and nothing is written" test ! -e "$T/us.intoto.json"
 
 ok "show prints the verified statement" "$V" show "$T/c.intoto.json" --policy strict --key "$T/collector.pub"
-like "$OUT" '"predicateType": "urn:boxcert:containment:v2"' "... the statement"
+like "$OUT" '"predicateType": "urn:boxcert:containment:v3"' "... the statement"
 expect_rc 1 "show of a certificate signed by an untrusted key" "$V" show "$T/c.intoto.json" \
   --policy strict --key "$T/stranger.pub"
 is "$(wc -c <"$OUT")" 0 "... prints nothing from it on stdout"

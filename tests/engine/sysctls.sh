@@ -48,7 +48,7 @@ sysctls() { # sysctls CERT: "name engine kernel" lines and the discrepancy field
 import base64, json, sys
 st = json.loads(base64.b64decode(json.load(open(sys.argv[1]))["payload"]))
 p = st["predicate"]
-assert st["predicateType"] == "urn:boxcert:containment:v2"
+assert st["predicateType"] == "urn:boxcert:containment:v3"
 for name, v in sorted(p["containment"]["sysctls"].items()):
     print(name, v["engine"], v["kernel"])
 for d in p["evidence"]["discrepancies"]:

@@ -142,7 +142,7 @@ static void test_profiles(void)
                "%s means the latest", bx_policy_profiles[j]);
         }
     {
-        static const char *const bad[] = {"strict@0", "strict@3", "strict@", "strict@01",
+        static const char *const bad[] = {"strict@0", "strict@4", "strict@", "strict@01",
                                           "strict@1x", "Strict", "strict@-1", "cis@1", NULL};
         char resolved[64];
         for (const char *const *b = bad; *b; b++)
@@ -166,7 +166,7 @@ static void test_profiles(void)
         is_int(json_array_size(eff(p, "evidence.accept")), 1, "gvisor: one level accepted");
         is_str(json_string_value(json_array_get(eff(p, "evidence.accept"), 0)), "engine+runtime",
                "gvisor: engine+runtime");
-        is_str(json_string_value(eff(p, "extends")), "strict@2",
+        is_str(json_string_value(eff(p, "extends")), "strict@3",
                "gvisor extends strict, of its own version");
     }
     bx_policy_free(p);
@@ -176,7 +176,7 @@ static void test_profiles(void)
         is_str(json_string_value(eff(p, "benchmark")), "cis-docker-1.6", "cis-docker: benchmark");
         is_int(json_object_size(eff(p, "containment")), 1, "cis-docker: one containment key");
         ok(json_is_true(eff(p, "containment.hostObjectsUnreachable")),
-           "cis-docker@2: the host objects by identity");
+           "cis-docker@3: the host objects by identity");
     }
     bx_policy_free(p);
     p = NULL;
@@ -185,7 +185,7 @@ static void test_profiles(void)
         &err, "extends gvisor (which extends strict)");
     if (p) {
         ok(json_is_true(eff(p, "containment.user.nonRoot")), "own key");
-        is_str(json_string_value(eff(p, "extends")), "gvisor@2", "extends resolved: the latest");
+        is_str(json_string_value(eff(p, "extends")), "gvisor@3", "extends resolved: the latest");
         ok(eff(p, "containment.runtimes") && eff(p, "containment.writable"), "both profiles' keys");
     }
     bx_policy_free(p);
@@ -195,8 +195,8 @@ static void test_profiles(void)
     ok(bx_policy_profile_text(NULL) == NULL, "NULL name has none");
     ok_err(bx_policy_load("strict", &p, &err), &err, "load profile strict by name");
     if (p) {
-        is_str(bx_policy_source(p), "profile:strict@2", "profile source: the latest version");
-        is_str(p->profile, "strict@2", "the resolved profile");
+        is_str(bx_policy_source(p), "profile:strict@3", "profile source: the latest version");
+        is_str(p->profile, "strict@3", "the resolved profile");
         ok(json_is_true(eff(p, "containment.noNewPrivileges")), "strict requires nnp");
     }
     bx_policy_free(p);
@@ -240,8 +240,15 @@ static void test_profiles(void)
     bx_policy_free(p);
     p = NULL;
     ok_err(bx_policy_load("gvisor@2", &p, &err), &err, "gvisor@2");
-    if (p)
+    if (p) {
         ok(eff(p, "containment.sysctls.allow") != NULL, "gvisor@2 extends strict@2");
+        is_str(json_string_value(eff(p, "extends")), "strict@2", "gvisor@2 extends strict@2");
+    }
+    bx_policy_free(p);
+    p = NULL;
+    ok_err(bx_policy_load("gvisor@3", &p, &err), &err, "gvisor@3");
+    if (p)
+        is_str(json_string_value(eff(p, "extends")), "strict@3", "gvisor@3 extends strict@3");
     bx_policy_free(p);
 }
 
@@ -260,7 +267,7 @@ static void test_extends(void)
     is_str(json_string_value(json_array_get(net, 0)), "bridge", "list replaced: first");
     ok(json_is_true(eff(p, "containment.readOnlyRootfs")), "map merged: profile key kept");
     ok(json_is_true(eff(p, "containment.privileged")), "map merged: override wins");
-    is_str(json_string_value(eff(p, "extends")), "strict@2",
+    is_str(json_string_value(eff(p, "extends")), "strict@3",
            "extends kept in the effective policy, resolved");
     is_str(json_string_value(eff(p, "certificate.maxAge")), "24h", "duration kept as written");
     is_int(bx_policy_max_age(p), 86400, "max_age parsed");

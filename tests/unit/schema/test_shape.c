@@ -55,7 +55,8 @@ static void versions(void)
     for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
         is_int(bx_predicate_version(t[i].type), t[i].want, "version of '%s'", t[i].type);
     is_int(bx_predicate_version(NULL), 0, "no type: no version");
-    is_str(bx_predicate_type(2, buf), BX_PREDICATE_TYPE, "the latest is what collect writes");
+    is_str(bx_predicate_type(BX_PREDICATE_LATEST, buf), BX_PREDICATE_TYPE, "the latest is what collect writes");
+    is_str(bx_predicate_type(3, buf), "urn:boxcert:containment:v3", "v3 is the latest");
     ok(bx_predicate_version_lacks(1, "containment.sysctls"), "v1 lacks containment.sysctls");
     ok(!bx_predicate_version_lacks(2, "containment.sysctls"), "v2 carries it");
     ok(!bx_predicate_version_lacks(1, "containment.rootfs"), "v1 carries rootfs");
@@ -93,7 +94,7 @@ static void closed(void)
          "/predicate/evidence/collection", "unknown member", BX_EINVAL},
         {"{\"predicate\":{\"containment\":{\"sysctls\":null}}}", "/predicate/containment/sysctls",
          "expected an object, found null", BX_EINVAL},
-        {"{\"predicateType\":\"urn:boxcert:containment:v3\"}", "/predicateType", "v3 is newer",
+        {"{\"predicateType\":\"urn:boxcert:containment:v4\"}", "/predicateType", "v4 is newer",
          BX_EUNSUPPORTED},
         {"{\"predicateType\":\"urn:boxcert:containment:v9\"}", "/predicateType", "v9 is newer",
          BX_EUNSUPPORTED},
