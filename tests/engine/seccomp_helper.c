@@ -8,7 +8,8 @@
  *   try NAME...   for each of mount, keyctl, bpf, ptrace, unshare, socket-inet, socket-unix:
  *                 "NAME errno" (0 when the call succeeded), then sleep
  *   i386          getpid and keyctl through int 0x80 (the i386 ABI): "i386-getpid ok|errno",
- *                 "i386-keyctl errno"
+ *                 "i386-keyctl errno"; on a kernel without IA32 emulation, where int 0x80
+ *                 kills the caller, a child probes first and it says "i386-getpid absent"
  *   extra         a second thread loads a filter of its own (denying uname with ENOSYS)
  *                 after start (no-new-privileges set by the engine), then both sleep
  *   trace         a child process traced by this one (PTRACE_SEIZE), both sleep */
@@ -25,6 +26,7 @@
 #include <sys/ptrace.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 static void sleep_forever(void)
@@ -101,6 +103,17 @@ int main(int argc, char **argv)
         sleep_forever();
     }
     if (!strcmp(argv[1], "i386")) {
+        pid_t c = fork();
+        int st = 0;
+        if (c == 0)
+            _exit(int80(20, 0, 0) > 0 ? 0 : 1);
+        if (c < 0 || waitpid(c, &st, 0) != c)
+            return 1;
+        if (WIFSIGNALED(st)) {
+            printf("i386-getpid absent %d\n", WTERMSIG(st));
+            printf("done\n");
+            sleep_forever();
+        }
         long r = int80(20, 0, 0);                   /* getpid */
         long k = int80(288, 0x7fff, 0);             /* keyctl */
         printf("i386-getpid %s\n", r > 0 ? "ok" : "failed");
