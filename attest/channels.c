@@ -499,9 +499,13 @@ int bxa_channels(bxa_kctx *k, const bxa_weakest *w, json_t **out)
         goto out;
     }
     /* a peer held by a session process is the session's own */
-    for (size_t i = 0; i < set.n; i++)
-        if (set.s[i].peer && find_ino(&set, set.s[i].peer))
+    for (size_t i = 0; i < set.n; i++) {
+        const ch_sock *o = set.s[i].peer ? find_ino(&set, set.s[i].peer) : NULL;
+        if (o) {
             h[i].kind = 1;
+            h[i].pid = o->pid;
+        }
+    }
     holders(k, w, &set, h);
     for (size_t i = 0; i < set.n; i++) {
         ch_sock *s = &set.s[i];
