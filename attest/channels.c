@@ -11,7 +11,9 @@
  *   the host's (pid, comm). A listening or unconnected socket has no peer.
  * - scm_fds of a unix socket's fdinfo: descriptors sent to it and not yet received (in flight).
  * Recorded: a socket of another namespace (or of one not known), a unix socket whose peer is
- * not held by a session process, and one with descriptors in flight. Nothing is sent on a
+ * not held by a session process, and one with descriptors in flight. Under runsc (the sandbox,
+ * its gofer and helpers are the session's processes) a socket of another namespace is the
+ * runtime's own and not recorded for that alone. Nothing is sent on a
  * socket: the copies are only asked and closed. */
 #include "attest_internal.h"
 
@@ -465,7 +467,7 @@ static int cmp_channel(const void *a, const void *b)
     return p != q ? (p > q) - (p < q) : (f > g) - (f < g);
 }
 
-int bxa_channels(bxa_kctx *k, const bxa_weakest *w, json_t **out)
+int bxa_channels(bxa_kctx *k, const bxa_weakest *w, int sandbox, json_t **out)
 {
     ch_set set = {calloc(CH_SOCKS_MAX, sizeof(ch_sock)), 0};
     holder *h = NULL;
@@ -512,7 +514,10 @@ int bxa_channels(bxa_kctx *k, const bxa_weakest *w, json_t **out)
         const char *whose = s->netns ? netns_whose(k, w, s->netns) : NULL;
         json_t *peer = json_null(), *e;
         int out_peer = s->peer && h[i].kind != 1;
-        if (whose && strcmp(whose, "session") == 0 && !out_peer && s->inflight <= 0)
+        /* a sandbox's sockets of other namespaces are the runtime's own (the workload's
+         * network is the sentry's netstack): only its peers and what is in flight count */
+        if ((sandbox || (whose && strcmp(whose, "session") == 0)) && !out_peer &&
+            s->inflight <= 0)
             continue;
         if (s->peer && h[i].kind != 1) {
             static const char *const kinds[] = {"unknown", "session", "container", "host"};

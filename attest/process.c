@@ -960,7 +960,7 @@ int bxa_kernel_processes(bxa_kctx *k, bxa_proc *init)
     }
     {
         json_t *ch = NULL;
-        if ((rc = bxa_channels(k, w, &ch)) != 0)
+        if ((rc = bxa_channels(k, w, 0, &ch)) != 0)
             goto out;
         if (json_object_set_new(view, "channels", ch ? ch : json_null()) != 0) {
             rc = bxa_oom(k->err);

@@ -6,7 +6,8 @@
 # connected to each other (each names the other's Id), a session with --network none holding an
 # inet, a netlink and a packet socket made in the host's network namespace (network.mode then
 # the host's, a discrepancy), descriptors in flight on a session's own socketpair, a policy
-# allowing the listener's path, and a hardened session that passes strict. The helpers are
+# allowing the listener's path, a runsc session (its sandbox's sockets are the runtime's own),
+# and a hardened session that passes strict. The helpers are
 # test-owned processes, killed by their pid. Sockets are created, passed and inspected only:
 # no packet is sent to any address.
 . "$(dirname "$0")/../lib/testlib.sh"
@@ -68,6 +69,11 @@ ok "a session with descriptors in flight" in_session inflight inflight
 hard=$(session hard --network none --read-only --cap-drop ALL --security-opt no-new-privileges \
   --pids-limit 64 --memory 256m --tmpfs /tmp:size=64m --user 65532:65532)
 echo "$hard" >"$T/hard.id"
+runsc=0
+if has_runtime runsc; then
+  runsc=1
+  session gv --runtime runsc --network none >"$T/gv.id"
+fi
 for n in broker inet netlink listener; do ok "$n: the helper passed its socket" until_says "$T/$n.serve" sent; done
 for n in broker listener inet netlink peerB; do ok "$n: the session took it" logs_say $n took; done
 ok "inflight: held" logs_say inflight held
@@ -79,6 +85,7 @@ rm -f "$T/ch/broker.sock"
 
 names=(broker listener inet netlink peerA peerB inflight hard)
 [ $packet = 1 ] && names+=(packet)
+[ $runsc = 1 ] && names+=(gv)
 collect_each "$T/k.key" "$T" "${names[@]}"
 for n in "${names[@]}"; do check_schema certificate "$T/$n.intoto.json"; done
 
@@ -137,6 +144,11 @@ is "$(grep -c '^channel' "$T/inflight.txt")" 1 "in flight: the sending end is no
 # the hardened session: nothing
 is "$(grep -c '^channel' "$T/hard.txt")" 0 "hardened: no channel"
 
+# runsc: the sandbox's sockets of the host's namespace are the runtime's own, its peers its own
+if [ $runsc = 1 ]; then
+  is "$(grep -c '^channel' "$T/gv.txt")" 0 "runsc: no channel (the sandbox's sockets are the runtime's)"
+  like "$T/gv.txt" '^mode none$' "runsc: the network stays none"
+fi
 # verdicts
 status_of() { # status_of NAME POLICY: containment.channels' status
   "$V" verify "$T/$1.intoto.json" --policy "$2" --key "$T/k.pub" --format json |
@@ -158,6 +170,7 @@ like "$T/listener.v" "connected to the host's process $pid_listener \\(channels_
 verdict hard strict
 is "$(status_of hard strict)" pass "hardened: strict passes containment.channels"
 is "$(cat "$T/hard.rc")" 0 "hardened: strict passes"
+[ $runsc = 1 ] && is "$(status_of gv gvisor)" pass "runsc: gvisor passes containment.channels"
 printf 'version: 1\ncontainment:\n  channels: {allow: [%s]}\n' "$T/ch/listener.sock" >"$T/allow.yaml"
 is "$(status_of listener "$T/allow.yaml")" pass "a policy allowing the listener's path passes"
 verdict broker "$T/allow.yaml"
