@@ -892,6 +892,10 @@ int bxa_reconcile(json_t *predicate, const bxa_views *v, const bx_evidence *ev, 
  * hold descriptors in flight (sandbox: runsc's processes, whose sockets of other namespaces are
  * the runtime's own); *out NULL (the member null) without this host's /proc. */
 int bxa_channels(bxa_kctx *k, const bxa_weakest *w, int sandbox, json_t **out) BX_WUR;
+/* Whether a socket is listed: its peer held outside the session (peer_out), descriptors in
+ * flight, or (but in a sandbox) its namespace (whose: "session", "host", ...) not the
+ * session's or not known (NULL). */
+int bxa_channel_recorded(const char *whose, int sandbox, int peer_out, long long inflight);
 /* scm_fds of a unix socket's fdinfo, -1 when absent or not a count. */
 long long bxa_parse_scm_fds(const char *buf, size_t len);
 /* "unix", "inet", "inet6", "netlink", "packet", "vsock" or "other". */

@@ -457,6 +457,17 @@ static const char *netns_whose(bxa_kctx *k, const bxa_weakest *w, uint64_t ino)
     return "other";
 }
 
+int bxa_channel_recorded(const char *whose, int sandbox, int peer_out, long long inflight)
+{
+    if (peer_out || inflight > 0)
+        return 1;
+    /* a sandbox's sockets of other namespaces are the runtime's own (the workload's network
+     * is the sentry's netstack): only its peers and what is in flight count */
+    if (sandbox)
+        return 0;
+    return !whose || strcmp(whose, "session") != 0;
+}
+
 static int cmp_channel(const void *a, const void *b)
 {
     const json_t *x = *(json_t *const *)a, *y = *(json_t *const *)b;
@@ -514,10 +525,7 @@ int bxa_channels(bxa_kctx *k, const bxa_weakest *w, int sandbox, json_t **out)
         const char *whose = s->netns ? netns_whose(k, w, s->netns) : NULL;
         json_t *peer = json_null(), *e;
         int out_peer = s->peer && h[i].kind != 1;
-        /* a sandbox's sockets of other namespaces are the runtime's own (the workload's
-         * network is the sentry's netstack): only its peers and what is in flight count */
-        if ((sandbox || (whose && strcmp(whose, "session") == 0)) && !out_peer &&
-            s->inflight <= 0)
+        if (!bxa_channel_recorded(whose, sandbox, out_peer, s->inflight))
             continue;
         if (s->peer && h[i].kind != 1) {
             static const char *const kinds[] = {"unknown", "session", "container", "host"};

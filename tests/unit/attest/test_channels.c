@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* attest/channels.c's readings: scm_fds of a unix socket's fdinfo (descriptors in flight),
- * from texts and from this process's own socketpair with descriptors sent and not received,
- * and the family names. */
+ * from texts and from this process's own socketpair with descriptors sent and not received;
+ * which sockets are listed; the family names. */
 #include "tap.h"
 #include "attest_internal.h"
 
@@ -100,9 +100,31 @@ static void families(void)
     is_str(bxa_channel_family(AF_BLUETOOTH), "other", "any other family");
 }
 
+static void recorded(void)
+{
+    static const struct {
+        const char *whose;
+        int sandbox, peer_out;
+        long long inflight;
+        int want;
+    } c[] = {
+        {"session", 0, 0, 0, 0},  {"session", 0, 0, -1, 0}, {"session", 0, 1, 0, 1},
+        {"session", 0, 0, 1, 1},  {"host", 0, 0, 0, 1},     {"daemon", 0, 0, -1, 1},
+        {"other", 0, 0, 0, 1},    {NULL, 0, 0, 0, 1},       {"host", 1, 0, 0, 0},
+        {NULL, 1, 0, -1, 0},      {"host", 1, 1, 0, 1},     {"host", 1, 0, 2, 1},
+        {"session", 1, 0, 0, 0},  {"sessionx", 0, 0, 0, 1},
+    };
+    for (size_t i = 0; i < sizeof c / sizeof c[0]; i++)
+        is_int(bxa_channel_recorded(c[i].whose, c[i].sandbox, c[i].peer_out, c[i].inflight),
+               c[i].want, "recorded: namespace %s, sandbox %d, peer out %d, in flight %lld",
+               c[i].whose ? c[i].whose : "(not asked)", c[i].sandbox, c[i].peer_out,
+               c[i].inflight);
+}
+
 int main(void)
 {
     texts();
+    recorded();
     in_flight();
     families();
     return tap_done();
