@@ -7,8 +7,9 @@
  *   asked has netns null.
  * - A unix socket's peer is read with sock_diag (UNIX_DIAG_PEER) in the socket's own network
  *   namespace; the peer's holders are found among this host's processes (their fd links, at
- *   most HOLDERS_SCAN_MAX processes): a session process, another container's (its cgroup), or
- *   the host's (pid, comm). A listening or unconnected socket has no peer.
+ *   most HOLDERS_SCAN_MAX processes): another container's (its cgroup) or the host's (pid,
+ *   comm) when any holder is outside the session, else a session process. A listening or
+ *   unconnected socket has no peer.
  * - scm_fds of a unix socket's fdinfo: descriptors sent to it and not yet received (in flight).
  * Recorded: a socket of another namespace (or of one not known), a unix socket whose peer is
  * not held by a session process, and one with descriptors in flight. Under runsc (the sandbox,
@@ -355,7 +356,9 @@ static int session_pid(const bxa_weakest *w, int64_t pid)
     return 0;
 }
 
-/* The holders of the peers wanted (peer inodes of set): a session's process first. */
+/* The holders of the peers wanted (peer inodes of set): one outside the session names it
+ * whether or not a session process holds it too (it can write to the session at any time),
+ * else a session process makes it the session's own. */
 static void holders(bxa_kctx *k, const bxa_weakest *w, ch_set *set, holder *h)
 {
     DIR *d = bxa_proc_list(k);
@@ -396,14 +399,16 @@ static void holders(bxa_kctx *k, const bxa_weakest *w, ch_set *set, holder *h)
             ino = strtoull(link + 8, NULL, 10);
             for (size_t i = 0; i < set->n; i++) {
                 holder *x = &h[i];
-                if (!set->s[i].peer || set->s[i].peer != ino || x->kind == 1)
+                if (!set->s[i].peer || set->s[i].peer != ino)
                     continue;
                 if (in_session) {
-                    x->kind = 1;
-                    x->pid = pid;
+                    if (!x->kind) {
+                        x->kind = 1;
+                        x->pid = pid;
+                    }
                     continue;
                 }
-                if (x->kind)
+                if (x->kind >= 2)
                     continue; /* the first holder outside names it */
                 {
                     char *buf = NULL;
