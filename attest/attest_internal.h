@@ -886,4 +886,19 @@ int bxa_build_readonly_paths(bxa_pctx *x, json_t **out) BX_WUR;
 int bxa_reconcile(json_t *predicate, const bxa_views *v, const bx_evidence *ev, json_t *sources,
                   bx_error *err) BX_WUR;
 
+/* ---- channels.c: containment.channels (v3) ------------------------------------------------ */
+/* The sockets of the session's processes (w->pids) that are a channel out of it (a unix peer
+ * no session process holds), were made in another network namespace or in one not known, or
+ * hold descriptors in flight (sandbox: runsc's processes, whose sockets of other namespaces are
+ * the runtime's own); *out NULL (the member null) without this host's /proc. */
+int bxa_channels(bxa_kctx *k, const bxa_weakest *w, int sandbox, json_t **out) BX_WUR;
+/* Whether a socket is listed: its peer held outside the session (peer_out), descriptors in
+ * flight, or (but in a sandbox) its namespace (whose: "session", "host", ...) not the
+ * session's or not known (NULL). */
+int bxa_channel_recorded(const char *whose, int sandbox, int peer_out, long long inflight);
+/* scm_fds of a unix socket's fdinfo, -1 when absent or not a count. */
+long long bxa_parse_scm_fds(const char *buf, size_t len);
+/* "unix", "inet", "inet6", "netlink", "packet", "vsock" or "other". */
+const char *bxa_channel_family(int family);
+
 #endif

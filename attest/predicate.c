@@ -160,6 +160,7 @@ static int b_containment(bxa_pctx *x, json_t **out)
         {"systemPaths", bxa_build_null},      {"descriptors", bxa_build_null},
         {"hostObjects", bxa_build_null},
         {"seccompPrograms", bxa_build_null},
+        {"channels", bxa_build_null},
     };
     json_t *ct = json_object(), *v;
     int rc = ct ? 0 : bxa_oom(x->err);

@@ -958,6 +958,15 @@ int bxa_kernel_processes(bxa_kctx *k, bxa_proc *init)
         rc = bxa_oom(k->err);
         goto out;
     }
+    {
+        json_t *ch = NULL;
+        if ((rc = bxa_channels(k, w, 0, &ch)) != 0)
+            goto out;
+        if (json_object_set_new(view, "channels", ch ? ch : json_null()) != 0) {
+            rc = bxa_oom(k->err);
+            goto out;
+        }
+    }
     shared = NULL;
     if ((rc = bxa_read_limits(k, view, NULL)) != 0 || (rc = bxa_aa_view(k, w, view)) != 0 ||
         (rc = kernel_sysctls(k, init, view)) != 0 ||

@@ -320,6 +320,47 @@ static void network(rctx *x)
     }
 }
 
+/* ---- containment.channels (v3): sockets made in another network namespace ---------------- */
+
+/* A socket of the host's (or the daemon's) network namespace gives the host's network, one of
+ * another namespace a network not known, whatever the session's own namespace shows: the
+ * weaker is recorded (host; null for another), a discrepancy the network rule sees. */
+static void channels_network(rctx *x)
+{
+    const json_t *ch = json_object_get(x->v->kernel, "channels"), *e;
+    json_t *net = json_object_get(x->c, "network");
+    const char *m, *worst = NULL;
+    int other = 0;
+    size_t i;
+
+    if (!json_is_array(ch) || !json_is_object(net))
+        return;
+    json_array_foreach(ch, i, e)
+    {
+        const char *o = json_string_value(json_object_get(e, "netnsOf"));
+        if (o && (!strcmp(o, "host") || !strcmp(o, "daemon")))
+            worst = "host";
+        else if (o && !strcmp(o, "other"))
+            other = 1;
+    }
+    m = json_string_value(json_object_get(net, "mode"));
+    if (worst && m && !strcmp(m, "host"))
+        return; /* already the host's */
+    if (worst || (other && m)) {
+        json_t *k = worst ? json_string(worst) : json_null();
+        json_t *vals[S_COUNT] = {(json_t *)json_object_get(net, "mode"), NULL, NULL, k};
+        note(x, "containment.network.mode", vals, k,
+             worst ? "kernel: a session's process holds a socket made in the host's network "
+                     "namespace (the weaker recorded)"
+                   : "kernel: a session's process holds a socket made in another network "
+                     "namespace (its network not known)");
+        put(x, net, "mode", k);
+        put(x, net, "internal", worst ? json_false() : json_null());
+        source(x, "network.mode", S_KERNEL);
+        json_decref(k);
+    }
+}
+
 /* ---- capabilities ----------------------------------------------------------------------- */
 
 static const json_t *bounding_of(const json_t *caps)
@@ -904,6 +945,7 @@ static void processes(rctx *x)
     kernel_only(x, "systemPaths", "systemPaths");
     kernel_only(x, "descriptors", "descriptors");
     kernel_only(x, "hostObjects", "hostObjects");
+    kernel_only(x, "channels", "channels");
     seccomp_programs(x);
     if (json_is_object(json_object_get(x->c, "devices")) &&
         json_object_get(json_object_get(x->c, "devices"), "nodes") &&
@@ -1044,6 +1086,7 @@ int bxa_reconcile(json_t *p, const bxa_views *v, const bx_evidence *ev, json_t *
     defaults(&x);
     runtime(&x);
     network(&x);
+    channels_network(&x);
     plain(&x, "rootfs", "readOnly", "rootfs.readOnly");
     capabilities(&x);
     plain(&x, "noNewPrivileges", NULL, "noNewPrivileges");

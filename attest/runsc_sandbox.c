@@ -185,12 +185,12 @@ static int sandbox_family(bxa_kctx *k, int64_t sandbox, int64_t *pids, size_t ma
  * network namespace (the workload's other namespaces are the sentry's: no host process is in
  * them). */
 static int sandbox_outside(bxa_kctx *k, bxa_proc *const *ps, size_t nps, json_t **desc,
-                           json_t **shared)
+                           json_t **shared, json_t **channels)
 {
     bxa_weakest *w = bxa_weakest_new(), *net = bxa_weakest_new();
     int rc = 0;
 
-    *desc = *shared = NULL;
+    *desc = *shared = *channels = NULL;
     if (!w || !net) {
         rc = bxa_oom(k->err);
         goto out;
@@ -216,6 +216,8 @@ static int sandbox_outside(bxa_kctx *k, bxa_proc *const *ps, size_t nps, json_t 
     if ((rc = bxa_ns_sharing(k, net, shared)) != 0)
         goto out;
     *desc = json_incref(w->descriptors);
+    if ((rc = bxa_channels(k, net, 1, channels)) != 0)
+        goto out;
 out:
     if (w)
         bxa_weakest_free(w);
@@ -227,7 +229,7 @@ out:
 int bxa_runsc_sandbox(bxa_kctx *k, bxa_proc *sb, int in_cgroup)
 {
     json_t *argv = NULL, *flags = NULL, *rt = NULL, *res = NULL, *view = NULL, *uns = NULL;
-    json_t *desc = NULL, *shared = NULL;
+    json_t *desc = NULL, *shared = NULL, *chans = NULL;
     char *cmdline = NULL;
     size_t cl;
     int64_t gofer = -1;
@@ -318,7 +320,7 @@ int bxa_runsc_sandbox(bxa_kctx *k, bxa_proc *sb, int in_cgroup)
     }
     if ((rc = bxa_runsc_view(flags, k->v->spec, &rt, k->err)) != 0 ||
         (rc = sandbox_userns(k, sb, count, &uns)) != 0 ||
-        (rc = sandbox_outside(k, all, nall, &desc, &shared)) != 0)
+        (rc = sandbox_outside(k, all, nall, &desc, &shared, &chans)) != 0)
         goto out;
     /* the sandbox, the gofer and the helpers still the processes read */
     settled = bxa_proc_same(k, sb);
@@ -331,6 +333,9 @@ int bxa_runsc_sandbox(bxa_kctx *k, bxa_proc *sb, int in_cgroup)
                      "/proc/sys", "/proc/sysrq-trigger", "masks", "descriptors", desc,
                      "namespacesShared", shared);
     uns = desc = shared = NULL;
+    if (view && json_object_set_new(view, "channels", chans ? chans : json_null()) != 0)
+        json_decref(view), view = NULL;
+    chans = NULL;
     if (!view) {
         rc = bxa_oom(k->err);
         goto out;
@@ -424,6 +429,7 @@ out:
     json_decref(uns);
     json_decref(desc);
     json_decref(shared);
+    json_decref(chans);
     bxa_proc_close(&gp);
     for (size_t i = 0; famp && i < nfam; i++)
         bxa_proc_close(&famp[i]);

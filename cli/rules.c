@@ -162,6 +162,12 @@ static const rule_doc rules[] = {
      "No open descriptor of the session reaches an engine socket, a host device, file, "
      "folder or namespace beyond containment.descriptors.allow.",
      "Do not pass descriptors of the host into the session. " P},
+    {"containment.channels", "8.0", "No socket channel out of the session",
+     "No socket of the session's processes is a unix socket connected to a process of the host "
+     "or of another container (but to a peer bound to a path in containment.channels.allow), "
+     "none was made in another network namespace, none holds descriptors in flight.",
+     "Do not pass sockets into the session, nor connect it to a host or another container's "
+     "socket. " P},
     {"containment.host_objects", "9.0", "No host object reachable through a mount",
      "No mount of the session reaches the engine's or a runtime's socket or state folder, this "
      "host's procfs, sysfs or root, or the signing key (by device and inode, whatever path the "

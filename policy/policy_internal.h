@@ -118,6 +118,14 @@ void bxp_eval_cis(const bxp_ev *e);
 /* containment.restart (id NULL) or CIS 5.15 (id "5.15"): at most max restarts. */
 void bxp_restart_finding(const bxp_ev *e, const char *id, long long max, const json_t *expected);
 
+/* ---- containment.channels (policy_channels.c, v3) ---- */
+typedef enum { BXP_CH_PASS, BXP_CH_FAIL, BXP_CH_UNKNOWN } bxp_ch;
+/* One entry of containment.channels judged against allow (socket paths, or NULL): fail for a
+ * socket of a network namespace not the session's, for descriptors in flight, for a unix peer
+ * not the session's whose path is not allowed; unknown when its namespace was not asked. */
+bxp_ch bxp_channel_judge(const json_t *ch, const json_t *allow, char *why, size_t n);
+void bxp_eval_channels(const bxp_ev *e);
+
 /* Observed value at a dotted path of o (may be NULL), or NULL when absent or JSON null. */
 const json_t *bxp_seen(const json_t *o, const char *path);
 /* A new reference to v (findings share the statement's values: nothing modifies either),

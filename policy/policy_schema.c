@@ -244,6 +244,23 @@ static const bx_member descriptors_members[] = {
     {0},
 };
 
+/* containment.channels (v3): the socket paths a session may be connected to */
+static int check_channel_path(const char *s, char *why, size_t n)
+{
+    if (s[0] == '@' && s[1] && strlen(s) <= 107)
+        return 0; /* an abstract name */
+    if (check_path(s, why, n) != 0 || strlen(s) > 107) {
+        snprintf(why, n, "want a socket's absolute path (at most 107 bytes) or an @abstract name");
+        return -1;
+    }
+    return 0;
+}
+
+static const bx_member channels_members[] = {
+    {"allow", SET(WORD_CHECK(check_channel_path))},
+    {0},
+};
+
 static const bx_member resources_members[] = {
     {"memoryMax", FMT(BX_F_SIZE)},
     {"pidsMax", INT(1, 4194304)},
@@ -306,6 +323,7 @@ static const bx_member containment_members[] = {
     {"networkFromKernel", BOOL},
     {"systemPaths", MAP(system_paths_members)},
     {"descriptors", MAP(descriptors_members)},
+    {"channels", MAP(channels_members)},
     {"hostObjectsUnreachable", BOOL},
     {0},
 };

@@ -736,6 +736,41 @@ static const bx_member m_descriptor[] = {
     {0},
 };
 
+/* channels (v3): sockets of the session's processes that are a channel out or were made in
+ * another network namespace */
+static const char *const e_ch_family[] = {"inet",   "inet6", "netlink", "other",
+                                          "packet", "unix",  "vsock",   NULL};
+static const char *const e_ch_type[] = {"dgram", "other", "raw", "seqpacket", "stream", NULL};
+static const char *const e_ch_netns[] = {"daemon", "host", "other", "session", NULL};
+static const char *const e_ch_peer[] = {"container", "host", "session", "unknown", NULL};
+static const bx_member m_ch_peer[] = {
+    {"comm", STR_N(BX_F_TEXT), 0, 0, 0, "The holder's comm (container and host); else null."},
+    {"container", STR_N(BX_F_TEXT), 0, 0, 0, "The other container's Id (kind container)."},
+    {"kind", ENUM(e_ch_peer), 0, 0, 0,
+     "Who holds the peer socket: a session process, another container's, the host's, or no "
+     "process found (unknown: a socket in flight or the holder not readable)."},
+    {"pid", INT_N(1, BX_JSON_MAX_INT), 0, 0, 0, "A process holding it (null when unknown)."},
+    {0},
+};
+static const bx_member m_channel[] = {
+    {"family", ENUM_N(e_ch_family), 0, 0, 0, "SO_DOMAIN of a copy (pidfd_getfd); null when no copy."},
+    {"fd", INT(0, BX_JSON_MAX_INT)},
+    {"inFlight", INT_N(0, BX_JSON_MAX_INT), 0, 0, 0,
+     "scm_fds of the fdinfo: descriptors sent to this socket and not yet received; null when "
+     "not shown."},
+    {"netns", INT_N(1, BX_JSON_MAX_INT), 0, 0, 0,
+     "The inode of the network namespace the socket was made in (SIOCGSKNS); null when it could "
+     "not be asked."},
+    {"netnsOf", ENUM_N(e_ch_netns), 0, 0, 0,
+     "Whose that namespace is: the session's, the host's (pid 1's), the daemon's, or another's."},
+    {"path", STR_N(BX_F_TEXT), 0, 0, 0,
+     "The name a unix socket or its peer is bound to (@ for an abstract name); else null."},
+    {"peer", OBJ_N(m_ch_peer), 0, 0, 0, "A unix socket's connected peer; null when none."},
+    {"pid", INT(1, BX_JSON_MAX_INT)},
+    {"type", ENUM_N(e_ch_type), 0, 0, 0, "SO_TYPE of a copy; null when no copy."},
+    {0},
+};
+
 static const bx_member m_sysctl[] = {
     {"engine", STR_N(BX_F_TEXT), 0, 0, 0,
      "The value the engine had the runtime set (the OCI spec's linux.sysctl where read, else "
@@ -1071,6 +1106,11 @@ const bx_containment_row bx_containment[] = {
      FACTS({"", "seccompPrograms"}),
      "The seccomp programs the kernel enforces on the session's tasks and what they let "
      "through; null without a kernel or runtime view."},
+    {"channels", ARR_N(OBJ(m_channel), BX_O_DESCRIPTOR, 1), 3, 0, NULL, NULL, BX_SRC_KERNEL,
+     FACTS({"", "channels"}),
+     "Sockets of the session's processes that are a channel out of it (a unix peer no session "
+     "process holds), were made in a network namespace not the session's (or one not known), or "
+     "hold descriptors in flight; sorted by pid, fd; null without a kernel view."},
     {0},
 };
 

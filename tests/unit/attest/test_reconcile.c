@@ -744,6 +744,47 @@ static void cpusets(void)
     done(&r);
 }
 
+/* containment.channels (v3): a socket of the host's or the daemon's network namespace makes
+ * network.mode the host's, one of another namespace not known; the session's own, or one
+ * whose namespace was not asked, change nothing (the channels rule judges those). */
+static void channels_network(void)
+{
+    static const struct {
+        const char *whose, *mode;
+        int disc;
+    } c[] = {
+        {"\"host\"", "\"host\"", 1},   {"\"daemon\"", "\"host\"", 1}, {"\"other\"", "null", 1},
+        {"\"session\"", "\"none\"", 0}, {"null", "\"none\"", 0},
+    };
+    char kernel[512];
+    for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
+        run r;
+        snprintf(kernel, sizeof kernel,
+                 "{\"channels\":[{\"pid\":7,\"fd\":4,\"family\":\"inet\",\"type\":\"stream\","
+                 "\"netns\":4026531833,\"netnsOf\":%s,\"peer\":null,\"path\":null,"
+                 "\"inFlight\":null}]}",
+                 c[i].whose);
+        r = reconcile(NULL, "engine+kernel", NULL, NULL, kernel, NULL);
+        ok(r.rc == 0 && is_json(at(r.p, "/containment/channels/0/fd"), "4"),
+           "channels (%s): from the kernel", c[i].whose);
+        ok(is_json(at(r.p, "/containment/network/mode"), c[i].mode),
+           "a socket of namespace %s: network.mode %s", c[i].whose, c[i].mode);
+        ok(!discrepancy(r.p, "containment.network.mode") == !c[i].disc,
+           "a socket of namespace %s: %s", c[i].whose, c[i].disc ? "a discrepancy" : "none");
+        if (c[i].disc && strcmp(c[i].mode, "null") != 0)
+            ok(is_json(at(r.p, "/containment/network/internal"), "false"),
+               "the host's network is not internal");
+        done(&r);
+    }
+    {
+        run r = reconcile(NULL, "engine+kernel", NULL, NULL, "{\"channels\":[]}", NULL);
+        ok(is_json(at(r.p, "/containment/network/mode"), "\"none\"") &&
+               !discrepancy(r.p, "containment.network.mode"),
+           "no channel: the engine's none stands");
+        done(&r);
+    }
+}
+
 int main(void)
 {
     version = load("version.json", NULL, NULL);
@@ -761,6 +802,7 @@ int main(void)
     v2_members();
     seccomp_programs();
     network_links();
+    channels_network();
     mount_sources();
     cpusets();
     json_decref(version);
