@@ -720,6 +720,39 @@ int bxa_spec_read(bxa_kctx *k) BX_WUR;
 /* kernel.c: the last component of a path ("" for NULL). Borrowed from s. */
 const char *bxa_base_name(const char *s);
 
+/* ---- a task's references beyond its descriptors (references.c): pure parsers ------- */
+
+/* One line of /proc/<pid>/maps. path is the text after the inode as the kernel wrote it
+ * (a newline in a name is written "\012", a backslash is not escaped), NULL when the line
+ * has none; deleted: it ended in " (deleted)" (removed from path). */
+typedef struct {
+    uint64_t start, end, offset, inode;
+    unsigned major, minor;
+    int read, write, exec, shared;
+    int deleted;
+    char *path;
+} bxa_mapping;
+int bxa_parse_maps(const char *buf, size_t len, bxa_mapping **out, size_t *n,
+                   bx_error *err) BX_WUR;
+void bxa_mappings_free(bxa_mapping *m, size_t n);
+/* Where a mapping's object is against the mounts of its task's mount namespace. */
+enum {
+    BXA_REF_NONE = 0, /* no file: anonymous, [heap], [stack], [vdso] (inode 0) */
+    BXA_REF_INSIDE,   /* a file on a device one of the mounts has */
+    BXA_REF_KERNEL,   /* a kernel-internal object: memfd, SysV shm, shared anonymous, anon_inode */
+    BXA_REF_OUTSIDE,  /* a file on a device none of the mounts has */
+};
+int bxa_mapping_where(const bxa_mapping *m, const bxa_mount *mounts, size_t nmounts);
+/* 1 for the worst case: a shared writable mapping of an object outside. */
+int bxa_mapping_worst(const bxa_mapping *m, int where);
+/* An io_uring descriptor's fdinfo: the files registered with it ("UserFiles:" and its
+ * entries, escapes undone), a JSON array of names as the kernel gives them (a path, or
+ * "socket:[N]", "anon_inode:..."; a bare name on kernels that print only the last
+ * component), empty slots left out. An error when the fdinfo has no UserFiles line, or
+ * counts files and lists none (the kernel lists them only when it holds the ring's lock):
+ * the registered files are then unknown. */
+int bxa_parse_io_uring_files(const char *buf, size_t len, json_t **files, bx_error *err) BX_WUR;
+
 /* ---- sysctls (sysctl.c) -------------------------------------------------------------- */
 
 /* The sysctls read back whatever the engine set (NULL-terminated). */

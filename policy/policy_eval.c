@@ -1394,10 +1394,21 @@ static void eval_ns_sharing(const bxp_ev *e)
         json_array_foreach(json_object_get(sh, "containers"), j, c)
         bxp_append(bad, sizeof bad, "%s%s with container %.12s", *bad ? "; " : "", name,
                    json_string_value(c) ? json_string_value(c) : "?");
+        /* The holder named by the container the certificate records, a host process by
+         * what it is: a pid alone names nothing a reader can find. */
         json_array_foreach(json_object_get(sh, "heldOpen"), j, h)
-        bxp_append(bad, sizeof bad, "%s%s held open by process %lld (%s)", *bad ? "; " : "", name,
-                   (long long)json_integer_value(json_object_get(h, "pid")),
-                   json_string_value(json_object_get(h, "place")));
+        {
+            const char *hc = json_string_value(json_object_get(h, "container"));
+            const char *pl = json_string_value(json_object_get(h, "place"));
+            if (hc)
+                bxp_append(bad, sizeof bad, "%s%s held open by container %.12s (%s)",
+                           *bad ? "; " : "", name, hc, pl ? pl : "?");
+            else
+                bxp_append(bad, sizeof bad, "%s%s held open by a host process (pid %lld, %s)",
+                           *bad ? "; " : "", name,
+                           (long long)json_integer_value(json_object_get(h, "pid")),
+                           pl ? pl : "?");
+        }
     }
     bxp_join(want, list, sizeof list);
     if (*bad) {
