@@ -934,4 +934,23 @@ long long bxa_parse_scm_fds(const char *buf, size_t len);
 /* "unix", "inet", "inet6", "netlink", "packet", "vsock" or "other". */
 const char *bxa_channel_family(int family);
 
+/* propagation.c: a mount's propagation from mountinfo's optional fields. shared, master
+ * and propagate_from hold the peer group ids (0 when the field is absent). A field the
+ * kernel does not write, a bad or repeated id, propagate_from without master and
+ * unbindable with shared or master are errors (the caller records the mount as unknown). */
+typedef struct {
+    int64_t shared, master, propagate_from;
+    int unbindable;
+} bxa_propagation;
+int bxa_parse_propagation(const char *optional, bxa_propagation *out, bx_error *err) BX_WUR;
+/* 1 when the mount receives mounts from a peer group: it is shared or a slave. */
+int bxa_propagation_receives(const bxa_propagation *p);
+/* The mount points of host mountinfo hm in a group p receives from (hm's shared:N equal to
+ * p's shared, master or propagate_from), less those within one of own (the session's own
+ * mounts as this host shows them). *points (borrowed strings of hm, the array to free) is
+ * NULL when there is none. */
+int bxa_propagation_outside(const bxa_propagation *p, const bxa_mount *hm, size_t nhm,
+                            const char *const *own, size_t nown, const char ***points,
+                            size_t *n, bx_error *err) BX_WUR;
+
 #endif

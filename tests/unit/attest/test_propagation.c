@@ -1,0 +1,167 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Mount propagation (attest/propagation.c): mountinfo's optional fields parsed strictly, and
+ * the host mount points of the peer groups a session mount receives from, less the
+ * session's own. */
+#include "tap.h"
+#include "attest_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static void parse(void)
+{
+    static const struct {
+        const char *opt;
+        int rc;
+        int64_t shared, master, from;
+        int unbindable, receives;
+    } c[] = {
+        {"", 0, 0, 0, 0, 0, 0},
+        {NULL, 0, 0, 0, 0, 0, 0},
+        {"shared:1", 0, 1, 0, 0, 0, 1},
+        {"master:412", 0, 0, 412, 0, 0, 1},
+        {"shared:7 master:3", 0, 7, 3, 0, 0, 1},
+        {"master:3 propagate_from:2", 0, 0, 3, 2, 0, 1},
+        {"shared:9 master:3 propagate_from:2", 0, 9, 3, 2, 0, 1},
+        {"unbindable", 0, 0, 0, 0, 1, 0},
+        {"  shared:5  ", 0, 5, 0, 0, 0, 1},
+        {"shared:922337203685477580", 0, 922337203685477580LL, 0, 0, 0, 1},
+        /* errors: the mount is unknown, never private */
+        {"shared:", BX_EINVAL, 0, 0, 0, 0, 0},
+        {"shared:0", BX_EINVAL, 0, 0, 0, 0, 0},
+        {"shared:01", BX_EINVAL, 0, 0, 0, 0, 0},
+        {"shared:-1", BX_EINVAL, 0, 0, 0, 0, 0},
+        {"shared:+1", BX_EINVAL, 0, 0, 0, 0, 0},
+        {"shared:1x", BX_EINVAL, 0, 0, 0, 0, 0},
+        {"shared:9223372036854775808", BX_EINVAL, 0, 0, 0, 0, 0},
+        {"shared:1 shared:2", BX_EINVAL, 0, 0, 0, 0, 0},
+        {"master:1 master:1", BX_EINVAL, 0, 0, 0, 0, 0},
+        {"unbindable unbindable", BX_EINVAL, 0, 0, 0, 0, 0},
+        {"propagate_from:2", BX_EINVAL, 0, 0, 0, 0, 0},
+        {"unbindable shared:2", BX_EINVAL, 0, 0, 0, 0, 0},
+        {"master:2 unbindable", BX_EINVAL, 0, 0, 0, 0, 0},
+        {"slave:2", BX_EINVAL, 0, 0, 0, 0, 0},
+        {"private", BX_EINVAL, 0, 0, 0, 0, 0},
+        {"shared", BX_EINVAL, 0, 0, 0, 0, 0},
+        {"Shared:1", BX_EINVAL, 0, 0, 0, 0, 0},
+        {"-", BX_EINVAL, 0, 0, 0, 0, 0},
+    };
+    for (size_t i = 0; i < sizeof c / sizeof *c; i++) {
+        bxa_propagation p;
+        bx_error err = {0};
+        int rc = bxa_parse_propagation(c[i].opt, &p, &err);
+        is_int(rc, c[i].rc, "parse '%s' rc", c[i].opt ? c[i].opt : "(null)");
+        if (rc != 0) {
+            ok(err.msg[0] != '\0', "parse '%s' says why", c[i].opt);
+            continue;
+        }
+        ok(p.shared == c[i].shared && p.master == c[i].master && p.propagate_from == c[i].from &&
+               p.unbindable == c[i].unbindable,
+           "parse '%s' groups", c[i].opt ? c[i].opt : "(null)");
+        is_int(bxa_propagation_receives(&p), c[i].receives, "'%s' receives",
+               c[i].opt ? c[i].opt : "(null)");
+    }
+}
+
+/* A host mountinfo: its root (shared:1), the engine's data root on its own file system
+ * (shared:30), a session's rootfs overlay (shared:40), a folder bound rshared from the host
+ * (shared:50, and its bind at another place, shared:50 too), a slave of 50 on the host
+ * (master:50: not a member of 50), /tmp private. */
+static const char host_mi[] =
+    "21 1 8:1 / / rw shared:1 - ext4 /dev/sda1 rw\n"
+    "30 21 8:2 / /var/lib/docker rw shared:30 - ext4 /dev/sda2 rw\n"
+    "40 30 0:50 / /var/lib/docker/overlay2/abc/merged rw shared:40 - overlay overlay rw\n"
+    "41 40 0:51 / /var/lib/docker/overlay2/abc/merged/proc rw shared:41 - proc proc rw\n"
+    "50 21 0:60 / /srv/x rw shared:50 - tmpfs tmpfs rw\n"
+    "51 21 0:60 / /mnt/y rw shared:50 - tmpfs tmpfs rw\n"
+    "52 21 0:60 / /mnt/z rw master:50 - tmpfs tmpfs rw\n"
+    "60 21 0:70 / /tmp rw - tmpfs tmpfs rw\n";
+
+static size_t outside(const char *opt, const char *const *own, size_t nown, const char **first,
+                      const char **second)
+{
+    bxa_mount *hm = NULL;
+    size_t nhm = 0;
+    bx_error err = {0};
+    bxa_propagation p;
+    const char **pts = NULL;
+    size_t n = 0;
+    *first = *second = NULL;
+    if (bxa_parse_mountinfo(host_mi, strlen(host_mi), &hm, &nhm, &err) != 0 ||
+        bxa_parse_propagation(opt, &p, &err) != 0 ||
+        bxa_propagation_outside(&p, hm, nhm, own, nown, &pts, &n, &err) != 0) {
+        bxa_mounts_free(hm, nhm);
+        return (size_t)-1;
+    }
+    static char a[128], b[128];
+    if (n > 0)
+        *first = strcpy(a, pts[0]);
+    if (n > 1)
+        *second = strcpy(b, pts[1]);
+    free(pts);
+    bxa_mounts_free(hm, nhm);
+    return n;
+}
+
+static void groups(void)
+{
+    static const char *const own[] = {"/var/lib/docker/overlay2/abc/merged"};
+    const char *f, *s;
+
+    /* a default session's root: a slave of its own overlay's group: nothing outside */
+    is_int((int)outside("master:40", own, 1, &f, &s), 0, "root overlay's own group");
+    /* ... and its /proc below the session's rootfs: its own too */
+    is_int((int)outside("master:41", own, 1, &f, &s), 0, "own group below the rootfs");
+    /* without the session's own points the overlay is outside (the exclusion is needed) */
+    is_int((int)outside("master:40", NULL, 0, &f, &s), 1, "overlay counts without own");
+    is_str(f, "/var/lib/docker/overlay2/abc/merged", "the overlay named");
+    /* rslave of a host folder shared with two host points: both named, the slave not */
+    is_int((int)outside("master:50", own, 1, &f, &s), 2, "rslave: both peers");
+    is_str(f, "/srv/x", "first peer");
+    is_str(s, "/mnt/y", "second peer");
+    /* rshared: a peer of the same group */
+    is_int((int)outside("shared:50", own, 1, &f, &s), 2, "rshared: peers");
+    /* shared with its own group only, slave of the data root */
+    is_int((int)outside("shared:99 master:30", own, 1, &f, &s), 1, "slave of the data root");
+    is_str(f, "/var/lib/docker", "the data root named");
+    /* the dominant group named by propagate_from */
+    is_int((int)outside("master:77 propagate_from:1", own, 1, &f, &s), 1, "propagate_from");
+    is_str(f, "/", "host root named");
+    /* private and unbindable receive nothing, whatever the host shows */
+    is_int((int)outside("", own, 1, &f, &s), 0, "private");
+    is_int((int)outside("unbindable", own, 1, &f, &s), 0, "unbindable");
+    /* a group no host mount shows */
+    is_int((int)outside("master:12345", own, 1, &f, &s), 0, "unseen group");
+    /* the own test is by ancestry, not prefix: /srv/xy is not within /srv/x */
+    static const char *const near[] = {"/srv/xy", "/mnt"};
+    is_int((int)outside("master:50", near, 2, &f, &s), 1, "ancestry, not prefix");
+    is_str(f, "/srv/x", "/srv/x kept");
+}
+
+static void bad_host(void)
+{
+    static const char mi[] = "21 1 8:1 / / rw shared:1 bogus:2 - ext4 /dev/sda1 rw\n";
+    bxa_mount *hm = NULL;
+    size_t nhm = 0;
+    bx_error err = {0};
+    bxa_propagation p = {.master = 1};
+    const char **pts = NULL;
+    size_t n = 0;
+    if (bxa_parse_mountinfo(mi, sizeof mi - 1, &hm, &nhm, &err) != 0) {
+        ok(0, "host mountinfo parsed");
+        return;
+    }
+    is_int(bxa_propagation_outside(&p, hm, nhm, NULL, 0, &pts, &n, &err), BX_EINVAL,
+           "a host mount's unknown field is an error");
+    ok(pts == NULL && n == 0, "nothing returned");
+    ok(strstr(err.msg, "bogus") != NULL, "the error names the field: %s", err.msg);
+    bxa_mounts_free(hm, nhm);
+}
+
+int main(void)
+{
+    parse();
+    groups();
+    bad_host();
+    return tap_done();
+}
