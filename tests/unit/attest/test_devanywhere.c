@@ -134,6 +134,28 @@ static void rules(void)
         json_decref(out);
     }
     is_int(bxa_mknod_rules(NULL, NULL), 0, "no rules: nothing made");
+    {
+        /* the devices.list Docker 20.10 gives every runc session on cgroup v1 (with or
+         * without --cap-drop ALL): c *:*, b *:*, the console and tun reach host devices */
+        static const char *const docker[] = {
+            "b *:* m",   "c *:* m",   "c 1:3 rwm", "c 1:5 rwm", "c 1:7 rwm",    "c 1:8 rwm",
+            "c 1:9 rwm", "c 5:0 rwm", "c 5:1 rwm", "c 5:2 rwm", "c 10:200 rwm", "c 136:* rwm"};
+        json_t *list = json_array(), *out = json_array();
+        for (size_t i = 0; i < sizeof docker / sizeof docker[0]; i++)
+            json_array_append_new(list, json_string(docker[i]));
+        is_int(bxa_mknod_rules(list, out), 4, "Docker's default rules: four reach host devices");
+        ok(json_array_size(out) == 4 &&
+               strcmp(json_string_value(json_array_get(out, 2)), "c 5:1 rwm") == 0 &&
+               strcmp(json_string_value(json_array_get(out, 3)), "c 10:200 rwm") == 0,
+           "listed in their order: the console and tun among them");
+        is_int(bxa_mknod_verdict(bxa_mknod_capable(0xa80425fbULL, 0xa80425fbULL, 0),
+                                 bxa_mknod_rules(list, NULL)),
+               1, "the default session can make a host device");
+        is_int(bxa_mknod_verdict(bxa_mknod_capable(0, 0, 0), bxa_mknod_rules(list, NULL)), 0,
+               "--cap-drop ALL cannot");
+        json_decref(list);
+        json_decref(out);
+    }
 }
 
 #define I(c, d, s, o, i)                                                                           \
