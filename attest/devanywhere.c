@@ -106,9 +106,9 @@ int bxa_mknod_rules(const json_t *rules, json_t *out)
 static const struct {
     char type;
     unsigned major, minor;
-} probes[] = {{'c', 5, 1}, {'c', 1, 1}, {'c', 1, 2}, {'c', 4, 0}, {'c', 10, 200}, {'c', 10, 229},
-              {'c', 13, 64}, {'c', 226, 0}, {'c', 4095, 1048575}, {'b', 7, 0}, {'b', 8, 0},
-              {'b', 253, 0}, {'b', 259, 0}, {'b', 4095, 1048575}};
+} probes[] = {{'c', 5, 1},    {'c', 1, 1},   {'c', 1, 2},   {'c', 4, 0},          {'c', 10, 200},
+              {'c', 10, 229}, {'c', 13, 64}, {'c', 226, 0}, {'c', 4095, 1048575}, {'b', 7, 0},
+              {'b', 8, 0},    {'b', 253, 0}, {'b', 259, 0}, {'b', 4095, 1048575}};
 
 int bxa_mknod_progs(const bxa_devprogs *p, json_t *out)
 {
@@ -121,8 +121,7 @@ int bxa_mknod_progs(const bxa_devprogs *p, json_t *out)
             return -1;
         if (!(a & BXA_DEV_MKNOD))
             continue;
-        snprintf(rule, sizeof rule, "%c %u:%u m", probes[i].type, probes[i].major,
-                 probes[i].minor);
+        snprintf(rule, sizeof rule, "%c %u:%u m", probes[i].type, probes[i].major, probes[i].minor);
         if (out && json_array_append_new(out, json_string(rule)) != 0)
             return -2;
         n++;

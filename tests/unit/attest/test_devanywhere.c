@@ -101,8 +101,8 @@ static void rules(void)
     } c[] = {
         {{"c *:* m", "b *:* m", "c 1:3 rwm", NULL}, 2},
         {{"a *:* rwm", NULL}, 1},
-        {{"c 1:3 rwm", "c 1:5 rwm", "c 1:7 rwm", "c 1:8 rwm", "c 1:9 rwm", "c 5:0 rwm",
-          "c 5:2 rwm", NULL},
+        {{"c 1:3 rwm", "c 1:5 rwm", "c 1:7 rwm", "c 1:8 rwm", "c 1:9 rwm", "c 5:0 rwm", "c 5:2 rwm",
+          NULL},
          0},
         {{"c 136:* rwm", NULL}, 0},
         {{"c 143:* m", NULL}, 0},
@@ -163,8 +163,10 @@ static void rules(void)
 
 static void progs(void)
 {
-    bxa_insn allow[] = {I(BPF_ALU64 | BPF_MOV | BPF_K, 0, 0, 0, 1), I(BPF_JMP | BPF_EXIT, 0, 0, 0, 0)};
-    bxa_insn deny[] = {I(BPF_ALU64 | BPF_MOV | BPF_K, 0, 0, 0, 0), I(BPF_JMP | BPF_EXIT, 0, 0, 0, 0)};
+    bxa_insn allow[] = {I(BPF_ALU64 | BPF_MOV | BPF_K, 0, 0, 0, 1),
+                        I(BPF_JMP | BPF_EXIT, 0, 0, 0, 0)};
+    bxa_insn deny[] = {I(BPF_ALU64 | BPF_MOV | BPF_K, 0, 0, 0, 0),
+                       I(BPF_JMP | BPF_EXIT, 0, 0, 0, 0)};
     bxa_insn bad[] = {I(0xff, 0, 0, 0, 0)};
     bxa_insn *one[1];
     size_t len[1];
