@@ -953,4 +953,24 @@ int bxa_propagation_outside(const bxa_propagation *p, const bxa_mount *hm, size_
                             const char *const *own, size_t nown, const char ***points,
                             size_t *n, bx_error *err) BX_WUR;
 
+/* devanywhere.c: device nodes anywhere and mknod, the judgments. 1 when a node (type 'c' or
+ * 'b', major:minor, its path in the session, or NULL) is one of the engine's standard
+ * pseudo-devices: null, zero, full, random, urandom, tty, ptmx anywhere; a pty (c 136-143:N)
+ * in /dev/pts, or at /dev/console when own_pty (the session's own terminal). Never c 5:1. */
+int bxa_dev_standard(char type, unsigned major, unsigned minor, const char *path, int own_pty);
+/* 1 when a mount's options (mountinfo's per-mount field, then its super options) say nodev. */
+int bxa_mount_nodev(const char *mount_opts, const char *super_opts);
+/* 1 when CAP_MKNOD is in a task's effective, permitted or ambient set (the bits of
+ * /proc/<pid>/status); the bounding set reached through an exec is not counted. */
+int bxa_mknod_capable(uint64_t eff, uint64_t prm, uint64_t amb);
+/* The rules of a v1 devices.list with m that let a task make a non-standard device, appended
+ * to out (when given); their count, -1 out of memory. */
+int bxa_mknod_rules(const json_t *rules, json_t *out);
+/* The same for cgroup v2's device programs, probed on host devices ("c 5:1 m", "b 7:0 m"...):
+ * their count, -1 a program cannot be interpreted, -2 out of memory. */
+int bxa_mknod_progs(const bxa_devprogs *p, json_t *out);
+/* 1 a task can make a non-standard device, 0 it cannot, -1 unknown (either side -1 while the
+ * other does not settle it). */
+int bxa_mknod_verdict(int capable, int nonstandard);
+
 #endif
