@@ -274,8 +274,9 @@ static void run(walk *w, state s, size_t pc)
     }
 }
 
-int bx_seccomp_arg_reach(const bx_seccomp_prog *chain, size_t n, size_t abi, const char *name,
-                         unsigned argi, uint32_t bits, bx_seccomp_argreach *out, bx_error *err)
+static int reach(const bx_seccomp_prog *chain, size_t n, size_t abi, const char *name,
+                 unsigned argi, uint32_t bits, const halfc *low, bx_seccomp_argreach *out,
+                 bx_error *err)
 {
     const bx_seccomp_abi_info *ai = bx_seccomp_abi(abi);
     memset(out, 0, sizeof *out);
@@ -303,8 +304,8 @@ int bx_seccomp_arg_reach(const bx_seccomp_prog *chain, size_t n, size_t abi, con
                   0};
         state s;
         memset(&s, 0, sizeof s);
-        for (int h = 0; h < 2; h++)
-            s.h[h] = (halfc){0, 0, 0, 0xffffffffu};
+        s.h[0] = *low;
+        s.h[1] = (halfc){0, 0, 0, 0xffffffffu};
         run(&w, s, 0);
         if (w.widened) {
             out->widened = 1;
@@ -316,4 +317,21 @@ int bx_seccomp_arg_reach(const bx_seccomp_prog *chain, size_t n, size_t abi, con
     if (!out->reachable)
         out->bits = 0;
     return 0;
+}
+
+int bx_seccomp_arg_reach(const bx_seccomp_prog *chain, size_t n, size_t abi, const char *name,
+                         unsigned argi, uint32_t bits, bx_seccomp_argreach *out, bx_error *err)
+{
+    halfc any = {0, 0, 0, 0xffffffffu};
+    return reach(chain, n, abi, name, argi, bits, &any, out, err);
+}
+
+int bx_seccomp_arg_value_reach(const bx_seccomp_prog *chain, size_t n, size_t abi, const char *name,
+                               unsigned argi, uint32_t value, int *reachable, bx_error *err)
+{
+    halfc exact = {value, ~value, value, value};
+    bx_seccomp_argreach r;
+    int rc = reach(chain, n, abi, name, argi, 0, &exact, &r, err);
+    *reachable = rc == 0 ? r.reachable : 1;
+    return rc;
 }

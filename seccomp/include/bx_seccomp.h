@@ -241,5 +241,10 @@ typedef struct {
 int bx_seccomp_arg_reach(const bx_seccomp_prog *chain, size_t n, size_t abi, const char *name,
                          unsigned argi, uint32_t bits, bx_seccomp_argreach *out,
                          bx_error *err) BX_WUR;
+/* Whether a call of name whose argument argi has value in its low 32 bits, the high half
+ * being anything (the syscall reads an int: socket's family, personality's persona),
+ * reaches an allowing return in every filter: *reachable 1 or 0 (1 on error). */
+int bx_seccomp_arg_value_reach(const bx_seccomp_prog *chain, size_t n, size_t abi, const char *name,
+                               unsigned argi, uint32_t value, int *reachable, bx_error *err) BX_WUR;
 
 #endif
