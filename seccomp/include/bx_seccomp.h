@@ -212,4 +212,39 @@ int bx_seccomp_docker_to_oci(const json_t *profile, const char *goarch, const ch
 /* Docker's default capabilities (NULL-terminated). */
 extern const char *const bx_seccomp_docker_default_caps[];
 
+/* ---- argument conditions (docs/seccomp.md "Argument conditions") ------------------- */
+
+/* The namespace bits of clone(2)'s and unshare(2)'s flags. CLONE_NEWTIME (0x80) is a
+ * namespace bit for unshare only: in clone's flags those bits are the exit signal. */
+#define BX_SECCOMP_NS_USER 0x10000000u
+#define BX_SECCOMP_NS_MNT 0x00020000u
+#define BX_SECCOMP_NS_PID 0x20000000u
+#define BX_SECCOMP_NS_NET 0x40000000u
+#define BX_SECCOMP_NS_IPC 0x08000000u
+#define BX_SECCOMP_NS_UTS 0x04000000u
+#define BX_SECCOMP_NS_CGROUP 0x02000000u
+#define BX_SECCOMP_NS_TIME 0x00000080u
+
+typedef struct {
+    int reachable; /* some call reaches an allowing return in every filter */
+    uint32_t bits; /* the asked bits b for which some argument value with b set (in the
+                    * argument's low 32 bits) reaches an allowing return in every filter */
+    int widened;   /* the path budget ran out: the answer is every asked bit, reachable */
+} bx_seccomp_argreach;
+
+/* For the syscall named name of ABI abi, follow every path of each filter of the chain
+ * with seccomp_data.nr and .arch fixed, tracking what each comparison admits of the two
+ * 32-bit halves of argument argi (bits known set, bits known clear, an unsigned range);
+ * loads of other fields are unknown (both branches). The answer over-approximates: a bit
+ * is left out only when no path admits it. Allowing returns: ALLOW, LOG, TRACE and
+ * USER_NOTIF. BX_ENOTFOUND when libseccomp knows no such syscall for the ABI. */
+int bx_seccomp_arg_reach(const bx_seccomp_prog *chain, size_t n, size_t abi, const char *name,
+                         unsigned argi, uint32_t bits, bx_seccomp_argreach *out,
+                         bx_error *err) BX_WUR;
+/* Whether a call of name whose argument argi has value in its low 32 bits, the high half
+ * being anything (the syscall reads an int: socket's family, personality's persona),
+ * reaches an allowing return in every filter: *reachable 1 or 0 (1 on error). */
+int bx_seccomp_arg_value_reach(const bx_seccomp_prog *chain, size_t n, size_t abi, const char *name,
+                               unsigned argi, uint32_t value, int *reachable, bx_error *err) BX_WUR;
+
 #endif
