@@ -182,6 +182,26 @@ static void progs(void)
     is_int(bxa_mknod_progs(&p, NULL), 0, "a program denying all: none");
     one[0] = bad, len[0] = 1;
     is_int(bxa_mknod_progs(&p, NULL), -1, "a program not interpreted: unknown");
+    /* every access but mknod (the access bits are access_type's high half, mknod bit 0) */
+    bxa_insn nomknod[] = {I(BPF_LDX | BPF_MEM | BPF_W, 2, 1, 0, 0),
+                          I(BPF_ALU64 | BPF_RSH | BPF_K, 2, 0, 0, 16),
+                          I(BPF_JMP | BPF_JSET | BPF_K, 2, 0, 2, 1),
+                          I(BPF_ALU64 | BPF_MOV | BPF_K, 0, 0, 0, 1),
+                          I(BPF_JMP | BPF_EXIT, 0, 0, 0, 0),
+                          I(BPF_ALU64 | BPF_MOV | BPF_K, 0, 0, 0, 0),
+                          I(BPF_JMP | BPF_EXIT, 0, 0, 0, 0)};
+    one[0] = nomknod, len[0] = 7;
+    is_int(bxa_mknod_progs(&p, NULL), 0, "read and write of every device, mknod of none: none");
+    /* only mknod, of every device */
+    bxa_insn onlymknod[] = {I(BPF_LDX | BPF_MEM | BPF_W, 2, 1, 0, 0),
+                            I(BPF_ALU64 | BPF_RSH | BPF_K, 2, 0, 0, 16),
+                            I(BPF_JMP | BPF_JSET | BPF_K, 2, 0, 2, 1),
+                            I(BPF_ALU64 | BPF_MOV | BPF_K, 0, 0, 0, 0),
+                            I(BPF_JMP | BPF_EXIT, 0, 0, 0, 0),
+                            I(BPF_ALU64 | BPF_MOV | BPF_K, 0, 0, 0, 1),
+                            I(BPF_JMP | BPF_EXIT, 0, 0, 0, 0)};
+    one[0] = onlymknod, len[0] = 7;
+    ok(bxa_mknod_progs(&p, NULL) > 0, "mknod alone of every device: host devices can be made");
     json_decref(out);
 }
 

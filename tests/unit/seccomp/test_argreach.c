@@ -5,9 +5,12 @@
 #include "bx_seccomp.h"
 #include "tap.h"
 
+#include <linux/audit.h>
+#include <linux/filter.h>
 #include <seccomp.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -250,6 +253,52 @@ int main(void)
         }
         free(p);
     }
+
+    /* hand-built programs over unshare's flags on x86_64, the comparisons libseccomp does not
+     * emit in this order: each allowing return is unreachable */
+#define HDR                                                                                        \
+    BPF_STMT(BPF_LD | BPF_W | BPF_ABS, 4),                                                         \
+        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AUDIT_ARCH_X86_64, 0, 0),                              \
+        BPF_STMT(BPF_LD | BPF_W | BPF_ABS, 0),                                                     \
+        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_unshare, 0, 0)
+    {
+        /* flags >= 2^31 and bit 31 clear: the range and the clear bits disagree */
+        struct sock_filter a[] = {HDR,
+                                  BPF_STMT(BPF_LD | BPF_W | BPF_ABS, 16),
+                                  BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K, 0x80000000u, 0, 2),
+                                  BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, 0x80000000u, 1, 0),
+                                  BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+                                  BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | 1)};
+        /* (flags & 0xff00) == 0x100 and bit 8 clear: the equality's set bits disagree */
+        struct sock_filter b[] = {HDR,
+                                  BPF_STMT(BPF_LD | BPF_W | BPF_ABS, 16),
+                                  BPF_STMT(BPF_ALU | BPF_AND | BPF_K, 0xff00u),
+                                  BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 0x100u, 0, 3),
+                                  BPF_STMT(BPF_LD | BPF_W | BPF_ABS, 16),
+                                  BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, 0x100u, 1, 0),
+                                  BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+                                  BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | 1)};
+        /* the same with bit 8 set instead: reachable, a check that the walk is not blind */
+        struct sock_filter c2[] = {HDR,
+                                   BPF_STMT(BPF_LD | BPF_W | BPF_ABS, 16),
+                                   BPF_STMT(BPF_ALU | BPF_AND | BPF_K, 0xff00u),
+                                   BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 0x100u, 0, 3),
+                                   BPF_STMT(BPF_LD | BPF_W | BPF_ABS, 16),
+                                   BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, 0x100u, 0, 1),
+                                   BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+                                   BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | 1)};
+        struct sock_filter *progs[] = {a, b, c2};
+        size_t lens[] = {sizeof a / sizeof a[0], sizeof b / sizeof b[0], sizeof c2 / sizeof c2[0]};
+        int want[] = {0, 0, 1};
+        for (int i = 0; i < 3; i++) {
+            /* the header's jumps to the last instruction (the errno return) */
+            progs[i][1].jf = (uint8_t)(lens[i] - 3);
+            progs[i][3].jf = (uint8_t)(lens[i] - 5);
+            is_int(reach(progs[i], lens[i], X64, "unshare", NS_ALL).reachable, want[i],
+                   "hand-built unshare program %d", i);
+        }
+    }
+#undef HDR
 
     /* with CAP_SYS_ADMIN Docker allows clone, unshare and clone3 outright */
     const char *caps[] = {"CAP_SYS_ADMIN", NULL};
