@@ -657,7 +657,7 @@ static void test_keys(void)
              "version: 1\ntrust:\n  keys:\n    - file: keys/ci.pub\n"
              "      keyid: %s\n",
              ec_id);
-    refused(text, "5:14: trust.keys[0].keyid: does not match the key", "keyid mismatch");
+    refused(text, "5:14: trust.keys[0].keyid: key file \"keys/ci.pub\" holds another key than the policy pins", "keyid mismatch");
     refused("version: 1\ntrust:\n  keys:\n    - file: keys/ci.pub\n      sigEncoding: p1363\n",
             "5:20: trust.keys[0].sigEncoding: p1363 applies only to ECDSA keys",
             "p1363 on Ed25519");
