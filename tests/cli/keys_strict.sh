@@ -8,6 +8,8 @@
 #   verify/audit/show/ledger --key, sign --verify-key, a policy's trust.keys (file and inline),
 #   policy check; a private key is named as one;
 # - sign and collect, which read private keys, refuse a public key or garbage the same way;
+# - the effective policy lists every trusted key's keyid (--key and BOXCERT_KEY too) and, loaded
+#   again, refuses a key file that holds another key; reports name the keyids that signed;
 # - sign never writes an envelope verify would refuse: 33 signatures, or over the 1 MiB cap, is
 #   exit 2 with one line and no output file (nor a temporary one).
 . "$(dirname "$0")/../lib/testlib.sh"
@@ -147,6 +149,52 @@ if [ -s ec-compressed.pub ]; then
 else
   _tap 1 "a P-256 key to compress"
 fi
+
+# ---- the policy names its keys; reports name the keys that signed ----------------------------
+SIGNER_ID=$("$B/boxcert" keygen --out named 2>/dev/null)
+PUB_ID=$(python3 -c 'import base64,hashlib,sys
+pem=open(sys.argv[1]).read()
+print(hashlib.sha256(base64.b64decode("".join(l for l in pem.splitlines() if not l.startswith("-----")))).hexdigest())' "$PUB")
+"$B/boxcert" sign "$CERT" --key named.key --policy strict@1 --verify-key "$PUB" --out named.json 2>"$ERR" ||
+  echo "# countersigning failed"
+mkdir pol && cp "$PUB" pol/release.pub && cp named.pub pol/named.pub
+printf 'version: 1\nextends: strict@1\ntrust:\n  keys:\n    - file: release.pub\n' >pol/policy.yaml
+(cd pol && "$B/boxcert" policy check policy.yaml --key named.pub >effective.json 2>"$ERR")
+is "$?" 0 "policy check --key: exit 0"
+is "$(python3 -c 'import json,sys; print(" ".join(k["file"] + "=" + k["keyid"] for k in json.load(open(sys.argv[1]))["trust"]["keys"]))' pol/effective.json)" \
+  "release.pub=$PUB_ID named.pub=$SIGNER_ID" "the effective policy lists both keys with their keyids"
+expect_rc 0 "the effective policy verifies the countersigned certificate" "$B/boxcert-verify" verify \
+  named.json --policy pol/effective.json --threshold 2
+BOXCERT_KEY=named.pub expect_rc 0 "policy check with BOXCERT_KEY" sh -c 'cd pol && "$1" policy check policy.yaml' - "$B/boxcert"
+like "$OUT" "$SIGNER_ID" "BOXCERT_KEY's keyid in the effective policy"
+cp pol/named.pub pol/named.pub.orig
+cp signer.pub pol/named.pub
+refused "effective policy, a --key file holding another key: verify" "named.pub" "holds another key" \
+  "$B/boxcert-verify" verify named.json --policy pol/effective.json
+refused "effective policy, a --key file holding another key: policy check" "named.pub" "holds another key" \
+  "$B/boxcert" policy check pol/effective.json
+cp pol/named.pub.orig pol/named.pub
+cp signer.pub pol/release.pub
+refused "effective policy, the policy's key file holding another key" "release.pub" "holds another key" \
+  "$B/boxcert-verify" verify named.json --policy pol/effective.json
+cp "$PUB" pol/release.pub
+# the reports: the policy's keyids and each result's signers
+"$B/boxcert-verify" verify named.json "$CERT" --policy strict@1 --key "$PUB" --key named.pub --format json >report.json 2>"$ERR"
+is "$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(",".join(d["policy"]["keyids"]), ",".join(d["results"][0]["signers"]), ",".join(d["results"][1]["signers"]))' report.json)" \
+  "$PUB_ID,$SIGNER_ID $PUB_ID,$SIGNER_ID $PUB_ID" "json: policy.keyids and each result's signers"
+"$B/boxcert-verify" verify named.json --policy strict@1 --key "$PUB" --key named.pub >"$OUT" 2>"$ERR"
+like "$OUT" "^PASS named.json .* signers=$PUB_ID,$SIGNER_ID\$" "text: the result's signers"
+"$B/boxcert-verify" verify named.json --policy strict@1 --key "$PUB" --key named.pub --format junit >"$OUT" 2>"$ERR"
+like "$OUT" "<system-out>signers=$PUB_ID,$SIGNER_ID</system-out>" "junit: the signers in system-out"
+"$B/boxcert-verify" verify named.json --policy strict@1 --key "$PUB" --key named.pub --format sarif >sarif.json 2>"$ERR"
+is "$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(",".join(d["runs"][0]["properties"]["inputs"][0]["signers"]))' sarif.json)" \
+  "$PUB_ID,$SIGNER_ID" "sarif: the input's signers"
+"$B/boxcert-verify" verify named.json --policy strict@2 --key "$PUB" --key named.pub --format sarif >sarif.json 2>"$ERR"
+is "$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); r=d["runs"][0]["results"]; print(len(r) > 0 and all(x["properties"]["signers"] for x in r))' sarif.json)" \
+  "True" "sarif: each failed result's signers"
+"$B/boxcert-verify" verify named.json --policy strict@1 --key "$PUB" --format json >report.json 2>"$ERR"
+is "$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(",".join(d["results"][0]["signers"]))' report.json)" \
+  "$PUB_ID" "json: an untrusted countersigner is not among the signers"
 
 # ---- sign never writes what verify refuses ---------------------------------------------------
 python3 - "$CERT" <<'PY'
