@@ -524,15 +524,22 @@ json_t *bx_policy_identity(const bx_policy *p, bx_error *err)
 
 static int effective_add_key(bx_policy *p, const char *path, const char *keyid, bx_error *err)
 {
-    json_t *trust = json_object_get(p->effective, "trust"), *list;
+    json_t *trust = json_object_get(p->effective, "trust"), *list, *file = json_string(path);
 
+    if (!file) /* (jansson takes only UTF-8) */
+        return bx_error_set(err, BX_ECONFIG, path,
+                            "a key file whose name is not UTF-8: the effective policy cannot name "
+                            "it (rename the file)");
     if (!trust && json_object_set_new(p->effective, "trust", trust = json_object()) != 0)
         trust = NULL;
     list = trust ? json_object_get(trust, "keys") : NULL;
     if (trust && !list && json_object_set_new(trust, "keys", list = json_array()) != 0)
         list = NULL;
-    if (!list ||
-        json_array_append_new(list, json_pack("{s:s,s:s}", "file", path, "keyid", keyid)) != 0)
+    if (!list) {
+        json_decref(file);
+        return bx_error_set(err, BX_ENOMEM, path, "out of memory");
+    }
+    if (json_array_append_new(list, json_pack("{s:o,s:s}", "file", file, "keyid", keyid)) != 0)
         return bx_error_set(err, BX_ENOMEM, path, "out of memory");
     return 0;
 }

@@ -196,6 +196,11 @@ int main(void)
         json_decref(id);
         fine(bx_policy_add_key_file(p, at("k3.pub"), &err), &err, "strict@1 --key k3.pub");
         is_str(keyid_at(p, 0), k3_id, "trust.keys made with the --key keyid");
+        write_text(at("k\xff.pub"), other);
+        is_int(
+            bx_policy_add_key_file(p, at("k\xff.pub"), &err), BX_ECONFIG,
+            "a --key file whose name is not UTF-8: refused, the effective policy cannot name it");
+        unlink(at("k\xff.pub"));
         ok(bx_policy_add_key_file(p, at("missing.pub"), &err) != 0 &&
                json_array_size(
                    json_object_get(json_object_get(bx_policy_effective(p), "trust"), "keys")) == 1,
