@@ -236,16 +236,21 @@ int bx_key_check_private(const char *path, bx_error *err)
     return rc;
 }
 
+static void pem_label(const char *s, size_t len, char *out, size_t n);
+static int pem_block_der(const char *pem, size_t len, const char *want, unsigned char **der,
+                         size_t *dlen, char *why, size_t nwhy);
+
 int bx_key_load_private(const char *path, const char *passphrase, EVP_PKEY **out, bx_error *err)
 {
     int rc = 0, fd = -1;
     char *data = NULL;
     BIO *b = NULL;
     EVP_PKEY *k = NULL;
-    char pass[1024] = "";
+    char pass[1024] = "", label[48], why[192];
     struct stat st;
     ssize_t n = 0;
-    size_t len = 0;
+    size_t len = 0, dlen = 0;
+    unsigned char *der = NULL;
 
     /* O_NONBLOCK: a FIFO or a device named as the key must not block the open; what is not
      * a regular file is refused before a byte is read */
@@ -270,6 +275,23 @@ int bx_key_load_private(const char *path, const char *passphrase, EVP_PKEY **out
         goto out;
     }
     data[len] = '\0';
+    /* one PKCS#8 block and nothing else, read as strictly as a public key's */
+    pem_label(data, len, label, sizeof label);
+    rc = pem_block_der(data, len,
+                       strcmp(label, "ENCRYPTED PRIVATE KEY") == 0 ||
+                               (!label[0] && strstr(data, "-----BEGIN ENCRYPTED PRIVATE KEY-----"))
+                           ? "ENCRYPTED PRIVATE KEY"
+                           : "PRIVATE KEY",
+                       &der, &dlen, why, sizeof why);
+    if (der) {
+        OPENSSL_cleanse(der, dlen);
+        free(der);
+    }
+    if (rc) {
+        rc = bx_error_set(err, rc == BX_ENOMEM ? BX_ENOMEM : BX_ECONFIG, path,
+                          "cannot read private key: %s (want one PKCS#8 PEM block)", why);
+        goto out;
+    }
     b = BIO_new_mem_buf(data, (int)len);
     if (!b) {
         rc = bx_error_ssl(err, BX_ENOMEM, path, "out of memory");
@@ -539,39 +561,34 @@ static int only_line_ends(const char *s, size_t n)
     return 1;
 }
 
-/* Into *der (caller frees) the DER of the one PUBLIC KEY block that is all of pem; else
- * BX_ECONFIG (or BX_ENOMEM) and the reason into why[nwhy]. */
-static int pem_public_der(const char *pem, size_t len, unsigned char **der, size_t *dlen, char *why,
-                          size_t nwhy)
+/* Into *der (caller frees) the DER of the one block labelled want that is all of pem: RFC
+ * 7468's strict form, nothing around it but one line end; else BX_ECONFIG (or BX_ENOMEM) and
+ * the reason into why[nwhy]. */
+static int pem_block_der(const char *pem, size_t len, const char *want, unsigned char **der,
+                         size_t *dlen, char *why, size_t nwhy)
 {
-    static const char begin[] = "-----BEGIN PUBLIC KEY-----", end[] = "-----END PUBLIC KEY-----";
-    char label[48], *body = NULL, *again = NULL;
-    size_t i = sizeof begin - 1, o = 0, prev = 64, line;
+    char label[48], begin[80], end[80], *body = NULL, *again = NULL;
+    size_t i = (size_t)snprintf(begin, sizeof begin, "-----BEGIN %s-----", want), o = 0, prev = 64;
+    size_t endlen = (size_t)snprintf(end, sizeof end, "-----END %s-----", want), line;
     const char *w = NULL, *eol;
     int rc = BX_ECONFIG;
 
     *der = NULL;
-    if (holds_private(pem, len, label, sizeof label)) {
-        snprintf(why, nwhy,
-                 "holds a private key (%s), not a public key: give the public key (the .pub "
-                 "file keygen wrote)",
-                 label);
-        return BX_ECONFIG;
-    }
     pem_label(pem, len, label, sizeof label);
-    if (label[0] && strcmp(label, "PUBLIC KEY") != 0) {
-        snprintf(why, nwhy, "a PEM block labelled '%s', not 'PUBLIC KEY'", label);
+    if (label[0] && strcmp(label, want) != 0) {
+        snprintf(why, nwhy, "a PEM block labelled '%s', not '%s'", label, want);
         return BX_ECONFIG;
     }
     if (!label[0]) {
-        if (memmem(pem, len, begin, sizeof begin - 1))
-            w = "text before the PUBLIC KEY block";
+        if (memmem(pem, len, begin, i))
+            snprintf(why, nwhy, "text before the %s block", want);
         else if ((len > 4 && memcmp(pem, "ssh-", 4) == 0) ||
                  (len > 6 && memcmp(pem, "ecdsa-", 6) == 0))
-            w = "an OpenSSH public key line, not PEM (convert it with ssh-keygen -e -m PKCS8)";
+            snprintf(why, nwhy, "an OpenSSH key line, not PEM (convert it with ssh-keygen -e "
+                                "-m PKCS8)");
         else
-            w = "not a PEM PUBLIC KEY block";
-        goto refuse;
+            snprintf(why, nwhy, "not a PEM %s block", want);
+        return BX_ECONFIG;
     }
     eol = at_eol(pem, len, i, "\r\n") ? "\r\n" : "\n";
     if (!(body = malloc(len + 1))) {
@@ -581,21 +598,21 @@ static int pem_public_der(const char *pem, size_t len, unsigned char **der, size
     }
     for (;;) {
         if (!at_eol(pem, len, i, eol)) {
-            w = i >= len ? "no END PUBLIC KEY line" : "line ends that are not all LF or all CRLF";
+            w = i >= len ? "no END line" : "line ends that are not all LF or all CRLF";
             goto refuse;
         }
         i += strlen(eol);
         for (line = 0; i + line < len && pem[i + line] != '\n' && pem[i + line] != '\r'; line++)
             ;
-        if (line == sizeof end - 1 && memcmp(pem + i, end, line) == 0)
+        if (line == endlen && memcmp(pem + i, end, line) == 0)
             break;
         /* RFC 7468's strict form: every line but the last is 64 characters, the last 1 to 64 */
         if (line >= 9 && memcmp(pem + i, "-----END ", 9) == 0) {
-            w = "an END line other than -----END PUBLIC KEY-----";
+            w = "an END line that does not match the BEGIN line";
             goto refuse;
         }
         if (prev != 64 || line == 0 || line > 64) {
-            w = line == 0 && i + line >= len ? "no END PUBLIC KEY line"
+            w = line == 0 && i + line >= len ? "no END line"
                                              : "not base64 in lines of 64 characters (RFC 7468)";
             goto refuse;
         }
@@ -608,11 +625,11 @@ static int pem_public_der(const char *pem, size_t len, unsigned char **der, size
     /* after the END line: nothing, or one line end like the others */
     if (i < len && !(at_eol(pem, len, i, eol) && i + strlen(eol) == len)) {
         if (memmem(pem + i, len - i, "-----BEGIN ", 11))
-            w = "a second PEM block: a public key file holds one key";
+            w = "a second PEM block: a key file holds one key";
         else if (only_line_ends(pem + i, len - i))
             w = "more than one line end after the END line";
         else
-            w = "text after the PUBLIC KEY block";
+            w = "text after the block";
         goto refuse;
     }
     /* canonical base64 only (no URL-safe alphabet, no stray padding bits): decoded and
@@ -627,12 +644,37 @@ static int pem_public_der(const char *pem, size_t len, unsigned char **der, size
     goto out;
 refuse:
     snprintf(why, nwhy, "%s", w);
+    if (*der)
+        OPENSSL_cleanse(*der, *dlen);
     free(*der);
     *der = NULL;
 out:
+    /* a private key's text passes here too */
+    if (again)
+        OPENSSL_cleanse(again, strlen(again));
+    if (body)
+        OPENSSL_cleanse(body, o);
     free(again);
     free(body);
     return rc;
+}
+
+/* The DER of the one PUBLIC KEY block that is all of pem (pem_block_der); a private key
+ * anywhere in it is named as one. */
+static int pem_public_der(const char *pem, size_t len, unsigned char **der, size_t *dlen, char *why,
+                          size_t nwhy)
+{
+    char label[48];
+
+    *der = NULL;
+    if (holds_private(pem, len, label, sizeof label)) {
+        snprintf(why, nwhy,
+                 "holds a private key (%s), not a public key: give the public key (the .pub "
+                 "file keygen wrote)",
+                 label);
+        return BX_ECONFIG;
+    }
+    return pem_block_der(pem, len, "PUBLIC KEY", der, dlen, why, nwhy);
 }
 
 /* ---- Ed25519 points that verify too much ----------------------------------------------------

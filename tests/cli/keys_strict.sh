@@ -7,7 +7,8 @@
 #   point off the curve) is refused with exit 2 and a line naming the file, wherever it is given:
 #   verify/audit/show/ledger --key, sign --verify-key, a policy's trust.keys (file and inline),
 #   policy check; a private key is named as one;
-# - sign and collect, which read private keys, refuse a public key or garbage the same way;
+# - sign and collect, which read private keys, refuse a public key, garbage, text around the
+#   PKCS#8 block, a second block or another label the same way;
 # - the effective policy lists every trusted key's keyid (--key and BOXCERT_KEY too) and, loaded
 #   again, refuses a key file that holds another key; reports name the keyids that signed;
 # - sign never writes an envelope verify would refuse: 33 signatures, or over the 1 MiB cap, is
@@ -124,6 +125,20 @@ refused "collect --key a public key" "pub-as.key" "is a public key" "$B/boxcert"
   --key pub-as.key --engine unix://"$T"/no-engine.sock --out c.json
 refused "collect --key garbage" "garbage.key" "cannot read private key" "$B/boxcert" collect \
   some-session --key garbage.key --engine unix://"$T"/no-engine.sock --out c.json
+# a private key file is one PKCS#8 block, nothing around it
+{ echo "my signing key"; cat signer.key; } >commented.key
+{ cat signer.key; cat signer.key; } >twice.key
+{ cat signer.key; cat signer.pub; } >with-pub.key
+sed 's/PRIVATE KEY/EC PRIVATE KEY/' signer.key >sec1-label.key
+chmod 600 commented.key twice.key with-pub.key sec1-label.key
+for pair in "commented.key:text before" "twice.key:second PEM block" "with-pub.key:second PEM block" \
+  "sec1-label.key:labelled 'EC PRIVATE KEY'"; do
+  f=${pair%%:*} why=${pair#*:}
+  refused "sign --key $f" "$f" "$why" "$B/boxcert" sign "$CERT" --key "$f" --policy strict@1 \
+    --verify-key "$PUB" --out signed.json
+  refused "collect --key $f" "$f" "$why" "$B/boxcert" collect some-session --key "$f" \
+    --engine unix://"$T"/no-engine.sock --out c.json
+done
 [ ! -e signed.json ] && [ ! -e c.json ]; _tap $? "nothing written by sign or collect"
 
 # the good keys still read: LF, CRLF, without the last line end, compressed P-256

@@ -193,11 +193,11 @@ static void framing(EVP_PKEY *key, const char *kind)
             NAME("%s, a space after BEGIN", kind));
     bad = strdup(pem);
     bad[plen - 2] = 'S'; /* "-----END PUBLIC KEY----S" */
-    refused(bad, "END line other", NAME("%s, a damaged END line", kind));
+    refused(bad, "does not match the BEGIN", NAME("%s, a damaged END line", kind));
     refused(fmt("%.*s", (int)(strstr(pem, "-----END") - pem), pem), "no END",
             NAME("%s, no END line", kind));
     refused(fmt("%.*s-----END PUBLIC KEYS-----\n", (int)(strstr(pem, "-----END") - pem), pem),
-            "END line other", NAME("%s, END of another label", kind));
+            "does not match the BEGIN", NAME("%s, END of another label", kind));
 
     /* base64 that is not canonical */
     bad = strdup(pem);
@@ -705,6 +705,107 @@ out:
     free(pk);
 }
 
+/* A private key file of mode 0600 holding text: read with pass, or refused saying want. */
+static void private_file(const char *text, const char *pass, EVP_PKEY *ref, const char *want,
+                         const char *name)
+{
+    char path[] = "keys-strict-priv-XXXXXX";
+    bx_error err = {0};
+    EVP_PKEY *k = NULL;
+    int fd = mkstemp(path), rc;
+    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+
+    if (!ok(f != NULL, "%s: a file", name))
+        return;
+    fputs(text, f);
+    fclose(f);
+    rc = bx_key_load_private(path, pass, &k, &err);
+    if (!want) {
+        if (!ok(rc == 0 && EVP_PKEY_eq(k, ref) == 1, "%s: read", name))
+            printf("#   %s\n", err.msg);
+    } else {
+        ok(rc == BX_ECONFIG && !k, "%s: refused", name);
+        if (!ok(strstr(err.msg, want) && strcmp(err.where, path) == 0,
+                "%s: names the file, says '%s'", name, want))
+            printf("#   %s: %s\n", err.where, err.msg);
+    }
+    EVP_PKEY_free(k);
+    unlink(path);
+}
+
+/* Private keys (sign, collect) are one PKCS#8 block too, nothing around it. */
+static void private_keys(EVP_PKEY *key, const char *kind)
+{
+    bx_error err = {0};
+    char *pk = NULL, *epk = NULL, *pub = NULL, *t, name[96];
+
+    if (!ok(bx_key_private_pem(key, NULL, &pk, &err) == 0 &&
+                bx_key_private_pem(key, "correct horse", &epk, &err) == 0 &&
+                bx_key_public_pem(key, &pub, &err) == 0,
+            "%s: PEM", kind))
+        goto out;
+#define PNAME(...) (snprintf(name, sizeof name, __VA_ARGS__), name)
+    private_file(pk, NULL, key, NULL, PNAME("%s private key as written", kind));
+    private_file(epk, "correct horse", key, NULL, PNAME("%s encrypted private key", kind));
+    t = fmt("%.*s", (int)strlen(pk) - 1, pk);
+    private_file(t, NULL, key, NULL, PNAME("%s private key, no line end after END", kind));
+    free(t);
+    {
+        char *c = malloc(strlen(pk) * 2 + 1), *o = c;
+        for (const char *x = pk; *x; x++) {
+            if (*x == '\n')
+                *o++ = '\r';
+            *o++ = *x;
+        }
+        *o = '\0';
+        private_file(c, NULL, key, NULL, PNAME("%s private key, CRLF", kind));
+        free(c);
+    }
+    t = fmt("my key\n%s", pk);
+    private_file(t, NULL, key, "text before", PNAME("%s private key after a comment", kind));
+    free(t);
+    t = fmt("%s# the end\n", pk);
+    private_file(t, NULL, key, "text after", PNAME("%s private key, text after", kind));
+    free(t);
+    t = fmt("%s%s", pk, pk);
+    private_file(t, NULL, key, "second PEM block", PNAME("%s private key twice", kind));
+    free(t);
+    t = fmt("%s%s", pk, pub);
+    private_file(t, NULL, key, "second PEM block",
+                 PNAME("%s private key, then its public key", kind));
+    free(t);
+    t = fmt("my key\n%s", epk);
+    private_file(t, "correct horse", key, "text before",
+                 PNAME("%s encrypted private key after a comment", kind));
+    free(t);
+    private_file(pub, NULL, key, "labelled 'PUBLIC KEY'", PNAME("%s public key as private", kind));
+    {
+        char *body = strstr(pk, "\n") + 1, *endl = strstr(pk, "-----END");
+        t = fmt("-----BEGIN EC PRIVATE KEY-----\n%.*s-----END EC PRIVATE KEY-----\n",
+                (int)(endl - body), body);
+        private_file(t, NULL, key, "labelled 'EC PRIVATE KEY'",
+                     PNAME("%s PKCS#8 under a SEC1 label", kind));
+        free(t);
+        /* one long line of base64 */
+        char *flat = malloc(strlen(pk) + 1), *o = flat;
+        for (const char *x = body; x < endl; x++)
+            if (*x != '\n')
+                *o++ = *x;
+        *o = '\0';
+        if (strlen(flat) > 64) {
+            t = fmt("-----BEGIN PRIVATE KEY-----\n%s\n-----END PRIVATE KEY-----\n", flat);
+            private_file(t, NULL, key, "lines of 64", PNAME("%s private key on one line", kind));
+            free(t);
+        }
+        free(flat);
+    }
+#undef PNAME
+out:
+    free(pk);
+    free(epk);
+    free(pub);
+}
+
 int main(void)
 {
     int seen[2] = {0, 0};
@@ -718,6 +819,8 @@ int main(void)
         der_ed25519(ed);
         der_p256(ec, seen);
         if (i == 0) {
+            private_keys(ed, "Ed25519");
+            private_keys(ec, "P-256");
             labels(ed);
             curves(ec);
             files(ed);
