@@ -407,12 +407,12 @@ static void sarif_result(report *r, const char *file, size_t line, const bx_veri
     json_t *x;
     char *uri = bx_uri_path(file);
     /* SARIF's results are the failed findings; every result, passing ones too, is an input */
-    json_t *in = uri ? json_pack("{s:s, s:I, s:s, s:s?, s:O?}", "uri", uri, "line",
-                                 (json_int_t)line, "verdict", res->pass ? "pass" : "fail",
-                                 "certificateId",
-                                 res->certificate_id[0] ? res->certificate_id : NULL, "signers",
-                                 res->signers)
-                     : NULL;
+    json_t *in =
+        uri ? json_pack("{s:s, s:I, s:s, s:s?, s:O?}", "uri", uri, "line", (json_int_t)line,
+                        "verdict", res->pass ? "pass" : "fail", "certificateId",
+                        res->certificate_id[0] ? res->certificate_id : NULL, "signers",
+                        res->signers)
+            : NULL;
     free(uri);
     if (!in || json_array_append_new(r->inputs, in) != 0)
         r->oom = 1;
@@ -421,16 +421,15 @@ static void sarif_result(report *r, const char *file, size_t line, const bx_veri
             continue;
         const char *rule = str(x, "rule");
         json_object_set_new(r->rules, rule ? rule : "?", json_true());
-        json_t *o = json_pack("{s:s, s:s, s:{s:s}, s:[{s:o}], s:o, s:{s:s?, s:O, s:O, s:O, s:O?}}",
-                              "ruleId", rule ? rule : "?", "level", "error", "message", "text",
-                              str(x, "message") ? str(x, "message") : "", "locations",
-                              "physicalLocation", sarif_file_location(r, file, line),
-                              "partialFingerprints", report_sarif_fingerprint(rule, file, line, sn),
-                              "properties", "certificateId",
-                              res->certificate_id[0] ? res->certificate_id : NULL, "status",
-                              json_object_get(x, "status"), "expected",
-                              json_object_get(x, "expected"), "observed",
-                              json_object_get(x, "observed"), "signers", res->signers);
+        json_t *o =
+            json_pack("{s:s, s:s, s:{s:s}, s:[{s:o}], s:o, s:{s:s?, s:O, s:O, s:O, s:O?}}",
+                      "ruleId", rule ? rule : "?", "level", "error", "message", "text",
+                      str(x, "message") ? str(x, "message") : "", "locations", "physicalLocation",
+                      sarif_file_location(r, file, line), "partialFingerprints",
+                      report_sarif_fingerprint(rule, file, line, sn), "properties", "certificateId",
+                      res->certificate_id[0] ? res->certificate_id : NULL, "status",
+                      json_object_get(x, "status"), "expected", json_object_get(x, "expected"),
+                      "observed", json_object_get(x, "observed"), "signers", res->signers);
         put_json_doc(r, r->f, o, r->cases++ ? "," : "");
         json_decref(o);
     }

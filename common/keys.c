@@ -584,8 +584,8 @@ static int pem_block_der(const char *pem, size_t len, const char *want, unsigned
             snprintf(why, nwhy, "text before the %s block", want);
         else if ((len > 4 && memcmp(pem, "ssh-", 4) == 0) ||
                  (len > 6 && memcmp(pem, "ecdsa-", 6) == 0))
-            snprintf(why, nwhy, "an OpenSSH key line, not PEM (convert it with ssh-keygen -e "
-                                "-m PKCS8)");
+            snprintf(why, nwhy,
+                     "an OpenSSH key line, not PEM (convert it with ssh-keygen -e -m PKCS8)");
         else
             snprintf(why, nwhy, "not a PEM %s block", want);
         return BX_ECONFIG;

@@ -515,8 +515,8 @@ json_t *bx_policy_identity(const bx_policy *p, bx_error *err)
             bx_error_set(err, BX_ENOMEM, NULL, "out of memory");
             return NULL;
         }
-    id = json_pack("{s:s,s:s?,s:s,s:o}", "name", is_profile ? p->source + 8 : p->source,
-                   "extends", ext, "sha256", sha, "keyids", keyids);
+    id = json_pack("{s:s,s:s?,s:s,s:o}", "name", is_profile ? p->source + 8 : p->source, "extends",
+                   ext, "sha256", sha, "keyids", keyids);
     if (!id)
         bx_error_set(err, BX_ENOMEM, NULL, "out of memory");
     return id;
