@@ -4,15 +4,20 @@
 #include <string.h>
 
 static const char help[] =
-    "usage: boxcert policy check FILE\n"
+    "usage: boxcert policy check FILE [--key PUB]...\n"
     "       boxcert policy show PROFILE\n"
     "       boxcert policy list\n\n"
     "check: load FILE strictly and print the effective policy (after extends and defaults)\n"
-    "       as JSON; errors name file:line:col (exit 2).\n"
+    "       as JSON; errors name file:line:col (exit 2). Every trusted key is listed with\n"
+    "       its keyid, those of --key too (as {file, keyid}): loaded again, a key file that\n"
+    "       holds another key is refused.\n"
     "show:  print a built-in profile's policy text (NAME, the latest, or NAME@VERSION).\n"
     "list:  print every built-in profile's name, one a line: NAME, then each NAME@VERSION.\n"
+    "  --key PUB      check: trust this public key (SPKI PEM) besides the policy's\n"
+    "                 (repeatable)\n"
     "  -q, --quiet    accepted, changes nothing\n"
     "  -h, --help     this help\n"
+    "Environment: BOXCERT_KEY (PUB:PUB...: for --key); the command line wins.\n"
     "Profiles:";
 
 static void usage(void)
@@ -23,23 +28,41 @@ static void usage(void)
     putchar('\n');
 }
 
+static int policy_sub(int argc, char **argv, cli_list *keys, bx_error *err, char **env_keys);
+
 int cmd_policy(int argc, char **argv)
 {
-    static const struct option opts[] = {{"quiet", no_argument, 0, 'q'},
+    static const struct option opts[] = {{"key", required_argument, 0, 'k'},
+                                         {"quiet", no_argument, 0, 'q'},
                                          {"help", no_argument, 0, 'h'},
                                          {0, 0, 0, 0}};
-    static const char *const subs[] = {"check", "show", "list", NULL};
     bx_error err;
-    int c;
+    cli_list keys = {0};
+    char *env_keys = NULL;
+    int c, rc;
     while ((c = cli_getopt("policy", argc, argv, opts)) != -1) {
+        if (c == 'k') {
+            cli_list_add(&keys, optarg);
+            continue;
+        }
+        free(keys.v);
         if (c == 'h') {
             usage();
             return EXIT_PASS;
         }
         return EXIT_USAGE;
     }
-    argc -= optind;
-    argv += optind;
+    rc = policy_sub(argc - optind, argv + optind, &keys, &err, &env_keys);
+    free(keys.v);
+    free(env_keys);
+    return rc;
+}
+
+static int policy_sub(int argc, char **argv, cli_list *keys, bx_error *err, char **env_keys)
+{
+    static const char *const subs[] = {"check", "show", "list", NULL};
+    if (keys->n && (argc == 0 || strcmp(argv[0], "check") != 0))
+        return cli_usage_error("--key", "only 'policy check' takes keys");
     if (argc == 0)
         return cli_usage_error("policy", "check FILE, show PROFILE or list (see 'boxcert policy "
                                          "--help')");
@@ -81,10 +104,17 @@ int cmd_policy(int argc, char **argv)
         return EXIT_PASS;
     }
     bx_policy *p = NULL;
-    if (bx_policy_load(argv[1], &p, &err) != 0) {
-        cli_report(argv[1], &err);
+    if (bx_policy_load(argv[1], &p, err) != 0) {
+        cli_report(argv[1], err);
         return EXIT_USAGE;
     }
+    cli_keys_from_env(keys, env_keys);
+    for (size_t i = 0; i < keys->n; i++)
+        if (bx_policy_add_key_file(p, keys->v[i], err) != 0) {
+            bx_policy_free(p);
+            cli_report(keys->v[i], err);
+            return EXIT_USAGE;
+        }
     char *s = json_dumps(bx_policy_effective(p), JSON_INDENT(2) | JSON_SORT_KEYS);
     printf("%s\n", s ? s : "null");
     free(s);

@@ -11,7 +11,8 @@ static const char help[] =
     "Countersign: verify CERT against the policy (with --verify-key added to its trusted\n"
     "keys), then add one signature per --key over the same payload, which is left\n"
     "untouched (its certificateId does not change). A key that has already signed is not\n"
-    "added twice. Writes the envelope to FILE (atomically) or stdout.\n"
+    "added twice. Writes the envelope to FILE (atomically) or stdout, unless verify would\n"
+    "refuse it (more than 32 signatures, or over 1 MiB): then nothing is written (exit 2).\n"
     "  --key KEY          a private key to sign with (PKCS#8 PEM, mode 0600); repeatable\n"
     "  --policy P         the policy CERT must pass first (a file or a built-in profile)\n"
     "  --verify-key PUB   trust this public key for that check (repeatable)\n"
@@ -100,8 +101,21 @@ int cmd_sign(int argc, char **argv)
         EVP_PKEY_free(key);
         key = NULL;
     }
-    if (bx_envelope_serialize(&env, &doc, &doclen, &err) != 0 ||
-        cli_write_output(out, doc, doclen, &err) != 0) {
+    if (bx_envelope_serialize(&env, &doc, &doclen, &err) != 0) {
+        rc = cli_report(argv[optind], &err);
+        goto out;
+    }
+    /* what verify would refuse is never written */
+    if (bx_envelope_check_limits(doc, doclen, &err) != 0) {
+        rc = err.code == BX_ECONFIG
+                 ? cli_usage_error(argv[optind],
+                                   "not countersigned: verify would refuse the result (%s%s%s); "
+                                   "nothing written",
+                                   err.where, err.where[0] ? ": " : "", err.msg)
+                 : cli_report(argv[optind], &err);
+        goto out;
+    }
+    if (cli_write_output(out, doc, doclen, &err) != 0) {
         rc = cli_report(out ? out : "stdout", &err);
         goto out;
     }

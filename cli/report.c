@@ -160,6 +160,18 @@ static void put_time_line(report *r)
     fprintf(r->f, " sha256:%s; verified at %s\n", r->policy_sha, r->verified_at);
 }
 
+/* " signers=ID,ID" of the keyids (hex, checked) that signed, nothing when none did. */
+static void put_signers(FILE *f, const char *lead, const json_t *signers)
+{
+    size_t i, k = 0;
+    json_t *x;
+    json_array_foreach(signers, i, x) {
+        const char *id = json_string_value(x);
+        if (id && bx_is_lower_hex(id, strlen(id)))
+            fprintf(f, "%s%s", k++ ? "," : lead, id);
+    }
+}
+
 static int failed_status(const json_t *finding)
 {
     return bx_finding_failing(finding);
@@ -220,6 +232,7 @@ static void text_result(report *r, const char *name, const bx_verify_result *res
         fputs(" image=", r->f);
         cli_put_field(r->f, img ? img : "?");
     }
+    put_signers(r->f, " signers=", res->signers);
     fputc('\n', r->f);
     if (!res->pass) /* a result passes when none of its findings failed */
         cli_print_failed_findings(r->f, name, res);
@@ -236,11 +249,11 @@ static void json_result(report *r, const char *name, const bx_verify_result *res
         json_t *img = json_object_get(json_object_get(pred, "image"), "id");
         image = img ? json_incref(img) : json_null();
     }
-    json_t *o = json_pack("{s:o, s:s?, s:s, s:o, s:o, s:O}", "file", name_json(name),
+    json_t *o = json_pack("{s:o, s:s?, s:s, s:o, s:o, s:O, s:O}", "file", name_json(name),
                           "certificateId", res->certificate_id[0] ? res->certificate_id : NULL,
                           "verdict", res->pass ? "pass" : "fail", "session",
                           session ? session : json_null(), "image", image, "findings",
-                          res->findings);
+                          res->findings, "signers", res->signers ? res->signers : json_null());
     if (o && res->lacks[0]) {
         json_t *members = json_array();
         char buf[sizeof res->lacks], *save = NULL;
@@ -255,8 +268,18 @@ static void json_result(report *r, const char *name, const bx_verify_result *res
     json_decref(o);
 }
 
+/* The keyids that signed, as a test case's output. */
+static void junit_signers(report *r, const json_t *signers)
+{
+    if (!json_array_size(signers))
+        return;
+    fputs("      <system-out>", r->spool);
+    put_signers(r->spool, "signers=", signers);
+    fputs("</system-out>\n", r->spool);
+}
+
 static void junit_case(report *r, const char *classname, const char *id, const char *name,
-                       const json_t *finding)
+                       const json_t *finding, const json_t *signers)
 {
     int failed = finding && failed_status(finding);
     r->cases++;
@@ -268,7 +291,13 @@ static void junit_case(report *r, const char *classname, const char *id, const c
     fputs("\" name=\"", r->spool);
     report_xml_put(r->spool, name);
     if (!failed) {
-        fputs("\"/>\n", r->spool);
+        if (!json_array_size(signers)) {
+            fputs("\"/>\n", r->spool);
+            return;
+        }
+        fputs("\">\n", r->spool);
+        junit_signers(r, signers);
+        fputs("    </testcase>\n", r->spool);
         return;
     }
     char *exp = report_json_ascii(json_object_get(finding, "expected"));
@@ -281,7 +310,9 @@ static void junit_case(report *r, const char *classname, const char *id, const c
     report_xml_put_json(r->spool, exp);
     fputs(", observed ", r->spool);
     report_xml_put_json(r->spool, obs);
-    fputs("</failure>\n    </testcase>\n", r->spool);
+    fputs("</failure>\n", r->spool);
+    junit_signers(r, signers);
+    fputs("    </testcase>\n", r->spool);
     free(exp);
     free(obs);
 }
@@ -290,10 +321,11 @@ static void junit_result(report *r, const char *name, const bx_verify_result *re
 {
     size_t i;
     json_t *x;
+    /* the signers with the result's first case */
     json_array_foreach(res->findings, i, x)
-        junit_case(r, name, res->certificate_id, str(x, "rule"), x);
+        junit_case(r, name, res->certificate_id, str(x, "rule"), x, i ? NULL : res->signers);
     if (json_array_size(res->findings) == 0) /* never a result without a test case */
-        junit_case(r, name, res->certificate_id, "verdict", NULL);
+        junit_case(r, name, res->certificate_id, "verdict", NULL, res->signers);
 }
 
 /* A row of the step summary: verdict, file, session, certificate, failed findings. */
@@ -375,10 +407,12 @@ static void sarif_result(report *r, const char *file, size_t line, const bx_veri
     json_t *x;
     char *uri = bx_uri_path(file);
     /* SARIF's results are the failed findings; every result, passing ones too, is an input */
-    json_t *in = uri ? json_pack("{s:s, s:I, s:s, s:s?}", "uri", uri, "line", (json_int_t)line,
-                                 "verdict", res->pass ? "pass" : "fail", "certificateId",
-                                 res->certificate_id[0] ? res->certificate_id : NULL)
-                     : NULL;
+    json_t *in =
+        uri ? json_pack("{s:s, s:I, s:s, s:s?, s:O?}", "uri", uri, "line", (json_int_t)line,
+                        "verdict", res->pass ? "pass" : "fail", "certificateId",
+                        res->certificate_id[0] ? res->certificate_id : NULL, "signers",
+                        res->signers)
+            : NULL;
     free(uri);
     if (!in || json_array_append_new(r->inputs, in) != 0)
         r->oom = 1;
@@ -387,16 +421,15 @@ static void sarif_result(report *r, const char *file, size_t line, const bx_veri
             continue;
         const char *rule = str(x, "rule");
         json_object_set_new(r->rules, rule ? rule : "?", json_true());
-        json_t *o = json_pack("{s:s, s:s, s:{s:s}, s:[{s:o}], s:o, s:{s:s?, s:O, s:O, s:O}}",
-                              "ruleId", rule ? rule : "?", "level", "error", "message", "text",
-                              str(x, "message") ? str(x, "message") : "", "locations",
-                              "physicalLocation", sarif_file_location(r, file, line),
-                              "partialFingerprints", report_sarif_fingerprint(rule, file, line, sn),
-                              "properties", "certificateId",
-                              res->certificate_id[0] ? res->certificate_id : NULL, "status",
-                              json_object_get(x, "status"), "expected",
-                              json_object_get(x, "expected"), "observed",
-                              json_object_get(x, "observed"));
+        json_t *o =
+            json_pack("{s:s, s:s, s:{s:s}, s:[{s:o}], s:o, s:{s:s?, s:O, s:O, s:O, s:O?}}",
+                      "ruleId", rule ? rule : "?", "level", "error", "message", "text",
+                      str(x, "message") ? str(x, "message") : "", "locations", "physicalLocation",
+                      sarif_file_location(r, file, line), "partialFingerprints",
+                      report_sarif_fingerprint(rule, file, line, sn), "properties", "certificateId",
+                      res->certificate_id[0] ? res->certificate_id : NULL, "status",
+                      json_object_get(x, "status"), "expected", json_object_get(x, "expected"),
+                      "observed", json_object_get(x, "observed"), "signers", res->signers);
         put_json_doc(r, r->f, o, r->cases++ ? "," : "");
         json_decref(o);
     }
@@ -617,6 +650,7 @@ static void text_row(report *r, const json_t *row)
         fprintf(r->f, " cert %.12s", str(row, "certificateId"));
     json_array_foreach(json_object_get(row, "flags"), i, x)
         fprintf(r->f, " [%s]", json_string_value(x));
+    put_signers(r->f, " signers=", json_object_get(row, "signers"));
     fputc('\n', r->f);
     json_array_foreach(json_object_get(row, "findings"), i, x) {
         if (!failed_status(x))
@@ -725,7 +759,8 @@ void report_rows(report *r, const json_t *rows)
                 break;
             }
             json_array_foreach(json_object_get(row, "findings"), k, x)
-                junit_case(r, cls, str(row, "containerId"), str(x, "rule"), x);
+                junit_case(r, cls, str(row, "containerId"), str(x, "rule"), x,
+                           k ? NULL : json_object_get(row, "signers"));
             free(cls);
             break;
         }

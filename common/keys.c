@@ -236,16 +236,21 @@ int bx_key_check_private(const char *path, bx_error *err)
     return rc;
 }
 
+static void pem_label(const char *s, size_t len, char *out, size_t n);
+static int pem_block_der(const char *pem, size_t len, const char *want, unsigned char **der,
+                         size_t *dlen, char *why, size_t nwhy);
+
 int bx_key_load_private(const char *path, const char *passphrase, EVP_PKEY **out, bx_error *err)
 {
     int rc = 0, fd = -1;
     char *data = NULL;
     BIO *b = NULL;
     EVP_PKEY *k = NULL;
-    char pass[1024] = "";
+    char pass[1024] = "", label[48], why[192];
     struct stat st;
     ssize_t n = 0;
-    size_t len = 0;
+    size_t len = 0, dlen = 0;
+    unsigned char *der = NULL;
 
     /* O_NONBLOCK: a FIFO or a device named as the key must not block the open; what is not
      * a regular file is refused before a byte is read */
@@ -270,6 +275,23 @@ int bx_key_load_private(const char *path, const char *passphrase, EVP_PKEY **out
         goto out;
     }
     data[len] = '\0';
+    /* one PKCS#8 block and nothing else, read as strictly as a public key's */
+    pem_label(data, len, label, sizeof label);
+    rc = pem_block_der(data, len,
+                       strcmp(label, "ENCRYPTED PRIVATE KEY") == 0 ||
+                               (!label[0] && strstr(data, "-----BEGIN ENCRYPTED PRIVATE KEY-----"))
+                           ? "ENCRYPTED PRIVATE KEY"
+                           : "PRIVATE KEY",
+                       &der, &dlen, why, sizeof why);
+    if (der) {
+        OPENSSL_cleanse(der, dlen);
+        free(der);
+    }
+    if (rc) {
+        rc = bx_error_set(err, rc == BX_ENOMEM ? BX_ENOMEM : BX_ECONFIG, path,
+                          "cannot read private key: %s (want one PKCS#8 PEM block)", why);
+        goto out;
+    }
     b = BIO_new_mem_buf(data, (int)len);
     if (!b) {
         rc = bx_error_ssl(err, BX_ENOMEM, path, "out of memory");
@@ -305,97 +327,354 @@ out:
     return rc;
 }
 
-/* ---- the common case of a public key file, without OpenSSL's decoder chain ----------------
- * OpenSSL 3's PEM_read_bio_PUBKEY builds a decoder for every format and key type it knows
- * (about two thirds of the work of verifying one certificate, start-up included). A file
- * that is exactly one PUBLIC KEY block holding the DER of an Ed25519 or a named-curve
- * P-256 key with an uncompressed point, which is what keygen and openssl write, is read
- * here: the same key (EVP_PKEY_eq), and its keyid, the SHA-256 of that DER (what
- * i2d_PUBKEY gives back for it), kept with it. Anything else goes to OpenSSL's reader. */
+/* ---- public key files, read strictly ---------------------------------------------------------
+ * One reader for every public key boxcert trusts (a policy's trust.keys, --key,
+ * --verify-key): a file that is exactly one PUBLIC KEY block (RFC 7468's strict form: the
+ * BEGIN line, base64 in lines of 64 characters with a shorter last line, the END line, then
+ * nothing but one line end; LF or CRLF, the same on every line), holding the DER of a
+ * SubjectPublicKeyInfo that is Ed25519 as RFC 8410 writes it (no parameters, 32 bytes) or
+ * an id-ecPublicKey on the named curve prime256v1 with an uncompressed or compressed point
+ * on the curve. DER is checked as DER: definite, minimal lengths, nothing after any
+ * element. Anything else is refused with the reason; nothing is left to OpenSSL's decoders,
+ * which take text around a block, bytes after the DER, BER lengths and explicit curves. */
 
-static const unsigned char spki_ed25519[12] = {0x30, 0x2a, 0x30, 0x05, 0x06, 0x03,
-                                               0x2b, 0x65, 0x70, 0x03, 0x21, 0x00};
-static const unsigned char spki_p256[27] = {0x30, 0x59, 0x30, 0x13, 0x06, 0x07, 0x2a,
-                                            0x86, 0x48, 0xce, 0x3d, 0x02, 0x01, 0x06,
-                                            0x08, 0x2a, 0x86, 0x48, 0xce, 0x3d, 0x03,
-                                            0x01, 0x07, 0x03, 0x42, 0x00, 0x04};
+static const unsigned char oid_ed25519[] = {0x2b, 0x65, 0x70};
+static const unsigned char oid_ec_public_key[] = {0x2a, 0x86, 0x48, 0xce, 0x3d, 0x02, 0x01};
+static const unsigned char oid_prime256v1[] = {0x2a, 0x86, 0x48, 0xce, 0x3d, 0x03, 0x01, 0x07};
 
-/* The DER inside a PEM that is one PUBLIC KEY block and nothing else (LF or CRLF line
- * ends, base64 lines of at most 76 characters); NULL otherwise. Caller frees. */
-static unsigned char *pem_spki_der(const char *pem, size_t len, size_t *dlen)
+/* Key types named by what they are when refused. */
+static const struct {
+    const unsigned char *oid;
+    size_t n;
+    const char *name;
+} other_algs[] = {
+    {(const unsigned char *)"\x2a\x86\x48\x86\xf7\x0d\x01\x01\x01", 9, "an RSA key"},
+    {(const unsigned char *)"\x2a\x86\x48\x86\xf7\x0d\x01\x01\x0a", 9, "an RSA-PSS key"},
+    {(const unsigned char *)"\x2a\x86\x48\xce\x38\x04\x01", 7, "a DSA key"},
+    {(const unsigned char *)"\x2b\x65\x6e", 3, "an X25519 key"},
+    {(const unsigned char *)"\x2b\x65\x6f", 3, "an X448 key"},
+    {(const unsigned char *)"\x2b\x65\x71", 3, "an Ed448 key"},
+};
+
+typedef struct {
+    const unsigned char *p; /* the element's content */
+    size_t n;               /* its length */
+    unsigned char tag;
+} der_elem;
+
+/* The next element of *p (*n bytes left), moving past it; NULL, or why it is not DER. */
+static const char *der_next(const unsigned char **p, size_t *n, der_elem *e)
 {
-    static const char begin[] = "-----BEGIN PUBLIC KEY-----", end[] = "-----END PUBLIC KEY-----";
-    char body[256];
-    size_t o = 0, i = sizeof begin - 1;
-    unsigned char *der = NULL;
+    const unsigned char *q = *p;
+    size_t hdr = 2, len;
 
-    if (len < i || memcmp(pem, begin, i) != 0)
+    if (*n < 2)
+        return "cut short";
+    e->tag = q[0];
+    if ((q[0] & 0x1f) == 0x1f)
+        return "a multi-byte tag";
+    if (q[1] == 0x80)
+        return "an indefinite length (BER, not DER)";
+    if (q[1] < 0x80) {
+        len = q[1];
+    } else {
+        size_t k = q[1] & 0x7f;
+        if (k > 2)
+            return "a length of more than two bytes";
+        if (*n < 2 + k)
+            return "cut short";
+        if (q[2] == 0)
+            return "a length with a leading zero byte (not DER)";
+        len = k == 1 ? q[2] : (size_t)q[2] << 8 | q[3];
+        if (len < 0x80)
+            return "a long-form length under 128 (not DER)";
+        hdr += k;
+    }
+    if (len > *n - hdr)
+        return "a length past the end of the key";
+    e->p = q + hdr;
+    e->n = len;
+    *p = q + hdr + len;
+    *n -= hdr + len;
+    return NULL;
+}
+
+static int oid_is(const der_elem *e, const unsigned char *oid, size_t n)
+{
+    return e->tag == 0x06 && e->n == n && memcmp(e->p, oid, n) == 0;
+}
+
+/* The algorithm and key bytes of the SPKI DER der[n]; NULL, or why it is refused. */
+static const char *spki_read(const unsigned char *der, size_t n, bx_alg *alg,
+                             const unsigned char **key, size_t *klen)
+{
+    der_elem spki, algid, oid, params, bits;
+    const unsigned char *p = der;
+    const char *why;
+    size_t left = n;
+
+    if ((why = der_next(&p, &left, &spki)) != NULL)
+        return why;
+    if (spki.tag != 0x30)
+        return "not a SubjectPublicKeyInfo SEQUENCE";
+    if (left)
+        return "bytes after the key's SEQUENCE";
+    p = spki.p, left = spki.n;
+    if ((why = der_next(&p, &left, &algid)) != NULL || (why = der_next(&p, &left, &bits)) != NULL)
+        return why;
+    if (algid.tag != 0x30 || bits.tag != 0x03)
+        return "not an AlgorithmIdentifier and a BIT STRING";
+    if (left)
+        return "bytes after the key's BIT STRING";
+    if (bits.n < 1 || bits.p[0] != 0)
+        return "a BIT STRING with unused bits";
+    *key = bits.p + 1;
+    *klen = bits.n - 1;
+    p = algid.p, left = algid.n;
+    if ((why = der_next(&p, &left, &oid)) != NULL)
+        return why;
+    if (oid_is(&oid, oid_ed25519, sizeof oid_ed25519)) {
+        if (left)
+            return "an Ed25519 AlgorithmIdentifier with parameters (RFC 8410: absent)";
+        if (*klen != 32)
+            return "an Ed25519 key that is not 32 bytes";
+        *alg = BX_ALG_ED25519;
         return NULL;
+    }
+    if (oid_is(&oid, oid_ec_public_key, sizeof oid_ec_public_key)) {
+        if (!left)
+            return "an EC key with no curve (want the named curve prime256v1)";
+        if ((why = der_next(&p, &left, &params)) != NULL)
+            return why;
+        if (params.tag == 0x30)
+            return "an EC key with explicit curve parameters (want the named curve prime256v1)";
+        if (!oid_is(&params, oid_prime256v1, sizeof oid_prime256v1))
+            return "an EC key on a curve other than P-256 (prime256v1)";
+        if (left)
+            return "bytes after the curve's name";
+        if (!(*klen == 65 && (*key)[0] == 0x04) &&
+            !(*klen == 33 && ((*key)[0] == 0x02 || (*key)[0] == 0x03)))
+            return "a P-256 point neither uncompressed (65 bytes, 0x04) nor compressed (33 "
+                   "bytes, 0x02 or 0x03)";
+        *alg = BX_ALG_ECDSA_P256;
+        return NULL;
+    }
+    for (size_t i = 0; i < sizeof other_algs / sizeof other_algs[0]; i++)
+        if (oid_is(&oid, other_algs[i].oid, other_algs[i].n))
+            return other_algs[i].name;
+    return oid.tag == 0x06 ? "a key of an unknown algorithm"
+                           : "an AlgorithmIdentifier without an OID";
+}
+
+/* The key of alg from its bytes (a P-256 point on the curve, whichever form); NULL if not. */
+static EVP_PKEY *key_from_bytes(bx_alg alg, const unsigned char *raw, size_t n)
+{
+    EVP_PKEY *k = NULL;
+    EVP_PKEY_CTX *c = NULL;
+
+    if (alg == BX_ALG_ED25519)
+        return EVP_PKEY_new_raw_public_key(EVP_PKEY_ED25519, NULL, raw, n);
+    {
+        char group[] = "prime256v1", form[] = "uncompressed";
+        OSSL_PARAM params[] = {
+            OSSL_PARAM_construct_utf8_string(OSSL_PKEY_PARAM_GROUP_NAME, group, 0),
+            OSSL_PARAM_construct_utf8_string(OSSL_PKEY_PARAM_EC_POINT_CONVERSION_FORMAT, form, 0),
+            OSSL_PARAM_construct_octet_string(OSSL_PKEY_PARAM_PUB_KEY, (void *)raw, n),
+            OSSL_PARAM_construct_end()};
+        c = EVP_PKEY_CTX_new_from_name(NULL, "EC", NULL);
+        if (!c || EVP_PKEY_fromdata_init(c) != 1 ||
+            EVP_PKEY_fromdata(c, &k, EVP_PKEY_PUBLIC_KEY, params) != 1)
+            goto fail;
+        EVP_PKEY_CTX_free(c);
+        /* fromdata decodes the point; the public check also makes sure it is on the curve
+         * and not the point at infinity */
+        c = EVP_PKEY_CTX_new_from_pkey(NULL, k, NULL);
+        if (!c || EVP_PKEY_public_check(c) != 1)
+            goto fail;
+        EVP_PKEY_CTX_free(c);
+        return k;
+    }
+fail:
+    EVP_PKEY_CTX_free(c);
+    EVP_PKEY_free(k);
+    return NULL;
+}
+
+/* Into out[n]: the label of the BEGIN line at s (capitals, digits and spaces), "" if s is
+ * not one. */
+static void pem_label(const char *s, size_t len, char *out, size_t n)
+{
+    static const char begin[] = "-----BEGIN ";
+    size_t i = sizeof begin - 1, o = 0;
+
+    out[0] = '\0';
+    if (len < i || memcmp(s, begin, i) != 0)
+        return;
+    for (; i < len && o + 1 < n &&
+           (s[i] == ' ' || (s[i] >= 'A' && s[i] <= 'Z') || (s[i] >= '0' && s[i] <= '9'));
+         i++)
+        out[o++] = s[i];
+    out[o] = '\0';
+    if (len - i < 5 || memcmp(s + i, "-----", 5) != 0)
+        out[0] = '\0';
+}
+
+/* Whether pem holds a private key anywhere: a BEGIN line whose label ends in PRIVATE KEY
+ * (PKCS#8, encrypted or not, SEC1, PKCS#1, OpenSSH, ...) or a PuTTY key file; its label
+ * into label[n]. Nothing of the key is copied. */
+static int holds_private(const char *pem, size_t len, char *label, size_t n)
+{
+    static const char putty[] = "PuTTY-User-Key-File", tail[] = "PRIVATE KEY-----";
+
+    for (const char *s = pem; (s = memmem(s, len - (size_t)(s - pem), "-----BEGIN ", 11)) != NULL;
+         s++) {
+        size_t l;
+        pem_label(s, len - (size_t)(s - pem), label, n);
+        l = strlen(label);
+        if (l >= 11 && strcmp(label + l - 11, "PRIVATE KEY") == 0)
+            return 1;
+    }
+    if (memmem(pem, len, tail, sizeof tail - 1)) {
+        snprintf(label, n, "PRIVATE KEY");
+        return 1;
+    }
+    if (memmem(pem, len, putty, sizeof putty - 1)) {
+        snprintf(label, n, "PuTTY key file");
+        return 1;
+    }
+    label[0] = '\0';
+    return 0;
+}
+
+/* Whether s[len] at i is the line end eol ("\n" or "\r\n"). */
+static int at_eol(const char *s, size_t len, size_t i, const char *eol)
+{
+    size_t n = strlen(eol);
+    return len - i >= n && memcmp(s + i, eol, n) == 0;
+}
+
+static int only_line_ends(const char *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (s[i] != '\r' && s[i] != '\n')
+            return 0;
+    return 1;
+}
+
+/* Into *der (caller frees) the DER of the one block labelled want that is all of pem: RFC
+ * 7468's strict form, nothing around it but one line end; else BX_ECONFIG (or BX_ENOMEM) and
+ * the reason into why[nwhy]. */
+static int pem_block_der(const char *pem, size_t len, const char *want, unsigned char **der,
+                         size_t *dlen, char *why, size_t nwhy)
+{
+    char label[48], begin[80], end[80], *body = NULL, *again = NULL;
+    size_t i = (size_t)snprintf(begin, sizeof begin, "-----BEGIN %s-----", want), o = 0, prev = 64;
+    size_t endlen = (size_t)snprintf(end, sizeof end, "-----END %s-----", want), line;
+    const char *w = NULL, *eol;
+    int rc = BX_ECONFIG;
+
+    *der = NULL;
+    pem_label(pem, len, label, sizeof label);
+    if (label[0] && strcmp(label, want) != 0) {
+        snprintf(why, nwhy, "a PEM block labelled '%s', not '%s'", label, want);
+        return BX_ECONFIG;
+    }
+    if (!label[0]) {
+        if (memmem(pem, len, begin, i))
+            snprintf(why, nwhy, "text before the %s block", want);
+        else if ((len > 4 && memcmp(pem, "ssh-", 4) == 0) ||
+                 (len > 6 && memcmp(pem, "ecdsa-", 6) == 0))
+            snprintf(why, nwhy,
+                     "an OpenSSH key line, not PEM (convert it with ssh-keygen -e -m PKCS8)");
+        else
+            snprintf(why, nwhy, "not a PEM %s block", want);
+        return BX_ECONFIG;
+    }
+    eol = at_eol(pem, len, i, "\r\n") ? "\r\n" : "\n";
+    if (!(body = malloc(len + 1))) {
+        w = "out of memory";
+        rc = BX_ENOMEM;
+        goto refuse;
+    }
     for (;;) {
-        size_t line;
-        if (i < len && pem[i] == '\r')
-            i++;
-        if (i >= len || pem[i] != '\n')
-            return NULL;
-        i++;
+        if (!at_eol(pem, len, i, eol)) {
+            w = i >= len ? "no END line" : "line ends that are not all LF or all CRLF";
+            goto refuse;
+        }
+        i += strlen(eol);
         for (line = 0; i + line < len && pem[i + line] != '\n' && pem[i + line] != '\r'; line++)
             ;
-        if (line == sizeof end - 1 && memcmp(pem + i, end, line) == 0) {
-            i += line;
+        if (line == endlen && memcmp(pem + i, end, line) == 0)
             break;
+        /* RFC 7468's strict form: every line but the last is 64 characters, the last 1 to 64 */
+        if (line >= 9 && memcmp(pem + i, "-----END ", 9) == 0) {
+            w = "an END line that does not match the BEGIN line";
+            goto refuse;
         }
-        /* standard base64 only (bx_b64_decode also takes the URL-safe alphabet) */
-        if (line == 0 || line > 76 || o + line > sizeof body || memchr(pem + i, '-', line) ||
-            memchr(pem + i, '_', line))
-            return NULL;
+        if (prev != 64 || line == 0 || line > 64) {
+            w = line == 0 && i + line >= len ? "no END line"
+                                             : "not base64 in lines of 64 characters (RFC 7468)";
+            goto refuse;
+        }
         memcpy(body + o, pem + i, line);
         o += line;
         i += line;
+        prev = line;
     }
-    if (i < len && pem[i] == '\r')
-        i++;
-    if (i < len && pem[i] == '\n')
-        i++;
-    if (i != len || bx_b64_decode(body, o, &der, dlen, NULL) != 0)
-        return NULL;
-    return der;
+    i += line;
+    /* after the END line: nothing, or one line end like the others */
+    if (i < len && !(at_eol(pem, len, i, eol) && i + strlen(eol) == len)) {
+        if (memmem(pem + i, len - i, "-----BEGIN ", 11))
+            w = "a second PEM block: a key file holds one key";
+        else if (only_line_ends(pem + i, len - i))
+            w = "more than one line end after the END line";
+        else
+            w = "text after the block";
+        goto refuse;
+    }
+    /* canonical base64 only (no URL-safe alphabet, no stray padding bits): decoded and
+     * encoded again it is the same text */
+    if (o == 0 || bx_b64_decode(body, o, der, dlen, NULL) != 0 ||
+        !(again = bx_b64_encode(*der, *dlen)) || strlen(again) != o ||
+        memcmp(again, body, o) != 0) {
+        w = "not canonical base64";
+        goto refuse;
+    }
+    rc = 0;
+    goto out;
+refuse:
+    snprintf(why, nwhy, "%s", w);
+    if (*der)
+        OPENSSL_cleanse(*der, *dlen);
+    free(*der);
+    *der = NULL;
+out:
+    /* a private key's text passes here too */
+    if (again)
+        OPENSSL_cleanse(again, strlen(again));
+    if (body)
+        OPENSSL_cleanse(body, o);
+    free(again);
+    free(body);
+    return rc;
 }
 
-static void keyid_keep(EVP_PKEY *key, const char hex[65]);
-
-static EVP_PKEY *spki_fast(const char *pem, size_t len)
+/* The DER of the one PUBLIC KEY block that is all of pem (pem_block_der); a private key
+ * anywhere in it is named as one. */
+static int pem_public_der(const char *pem, size_t len, unsigned char **der, size_t *dlen, char *why,
+                          size_t nwhy)
 {
-    size_t n = 0;
-    unsigned char *der = pem_spki_der(pem, len, &n);
-    EVP_PKEY *k = NULL;
-    char hex[65];
+    char label[48];
 
-    if (!der)
-        return NULL;
-    if (n == sizeof spki_ed25519 + 32 && memcmp(der, spki_ed25519, sizeof spki_ed25519) == 0) {
-        k = EVP_PKEY_new_raw_public_key(EVP_PKEY_ED25519, NULL, der + sizeof spki_ed25519, 32);
-    } else if (n == sizeof spki_p256 + 64 && memcmp(der, spki_p256, sizeof spki_p256) == 0) {
-        char group[] = "prime256v1";
-        OSSL_PARAM params[] = {
-            OSSL_PARAM_construct_utf8_string(OSSL_PKEY_PARAM_GROUP_NAME, group, 0),
-            OSSL_PARAM_construct_octet_string(OSSL_PKEY_PARAM_PUB_KEY, der + sizeof spki_p256 - 1,
-                                              65),
-            OSSL_PARAM_construct_end()};
-        EVP_PKEY_CTX *c = EVP_PKEY_CTX_new_from_name(NULL, "EC", NULL);
-        if (!c || EVP_PKEY_fromdata_init(c) != 1 ||
-            EVP_PKEY_fromdata(c, &k, EVP_PKEY_PUBLIC_KEY, params) != 1) {
-            EVP_PKEY_free(k);
-            k = NULL;
-        }
-        EVP_PKEY_CTX_free(c);
+    *der = NULL;
+    if (holds_private(pem, len, label, sizeof label)) {
+        snprintf(why, nwhy,
+                 "holds a private key (%s), not a public key: give the public key (the .pub "
+                 "file keygen wrote)",
+                 label);
+        return BX_ECONFIG;
     }
-    if (k) {
-        bx_sha256_hex(der, n, hex);
-        keyid_keep(k, hex);
-    }
-    free(der);
-    ERR_clear_error();
-    return k;
+    return pem_block_der(pem, len, "PUBLIC KEY", der, dlen, why, nwhy);
 }
 
 /* ---- Ed25519 points that verify too much ----------------------------------------------------
@@ -460,54 +739,48 @@ static int public_key_usable(EVP_PKEY *k, bx_error *err)
     return 0;
 }
 
-/* The "-----BEGIN " lines of pem (at the start of a line). */
-static size_t pem_blocks(const char *pem, size_t len)
-{
-    static const char tag[] = "-----BEGIN ";
-    size_t n = 0;
-    for (size_t i = 0; i + sizeof tag - 1 <= len; i++)
-        if ((i == 0 || pem[i - 1] == '\n') && memcmp(pem + i, tag, sizeof tag - 1) == 0)
-            n++;
-    return n;
-}
-
 int bx_key_parse_public(const char *pem, size_t len, EVP_PKEY **out, bx_error *err)
 {
-    int rc = 0;
-    EVP_PKEY *k = spki_fast(pem, len);
-    BIO *b = NULL;
+    char why[192], hex[65];
+    size_t n = 0, klen = 0;
+    const unsigned char *raw = NULL;
+    unsigned char *der = NULL;
+    const char *w;
+    bx_alg alg = 0;
+    EVP_PKEY *k = NULL;
+    int rc = pem_public_der(pem, len, &der, &n, why, sizeof why);
 
-    if (k) {
-        if ((rc = public_key_usable(k, err)) != 0) {
-            EVP_PKEY_free(k);
-            return rc;
-        }
-        *out = k;
-        return 0;
-    }
-    /* one key a file: OpenSSL's reader would take the first block and ignore the rest */
-    if (pem_blocks(pem, len) > 1)
-        return bx_error_set(err, BX_ECONFIG, NULL,
-                            "more than one PEM block: a public key file holds one key");
-    if (!(b = BIO_new_mem_buf(pem, (int)len)))
-        return bx_error_ssl(err, BX_ENOMEM, NULL, "out of memory");
-    k = PEM_read_bio_PUBKEY(b, NULL, NULL, NULL);
-    if (!k) {
-        rc = bx_error_ssl(err, BX_ECONFIG, NULL, "not an SPKI PEM public key");
+    if (rc) {
+        rc = bx_error_set(err, rc, NULL, "%s", why);
         goto out;
     }
-    if (!bx_key_alg(k)) {
-        rc = bx_error_set(err, BX_ECONFIG, NULL, "unsupported key type (want Ed25519 or ECDSA P-256)");
+    if ((w = spki_read(der, n, &alg, &raw, &klen)) != NULL) {
+        rc = bx_error_set(err, BX_ECONFIG, NULL, "not an Ed25519 or ECDSA P-256 public key: %s", w);
+        goto out;
+    }
+    if (!(k = key_from_bytes(alg, raw, klen))) {
+        rc = bx_error_set(err, BX_ECONFIG, NULL,
+                          "not an Ed25519 or ECDSA P-256 public key: a P-256 point that is not on "
+                          "the curve");
         goto out;
     }
     if ((rc = public_key_usable(k, err)) != 0)
         goto out;
+    /* the keyid is the SHA-256 of the DER with the point uncompressed, what a signer holding
+     * the private key computes: the file's own DER except for a compressed point */
+    if (klen == 33) {
+        if ((rc = bx_key_id(k, hex, err)) != 0)
+            goto out;
+    } else {
+        bx_sha256_hex(der, n, hex);
+        keyid_keep(k, hex);
+    }
     *out = k;
     k = NULL;
 out:
-    EVP_PKEY_free(k);
-    BIO_free(b);
     ERR_clear_error();
+    EVP_PKEY_free(k);
+    free(der);
     return rc;
 }
 

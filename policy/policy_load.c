@@ -85,10 +85,19 @@ static int key_details(const bx_yaml_doc *doc, const char *ptr, size_t i, const 
         return bx_yaml_error(doc, ptr, err, BX_ECONFIG, "%s: %s", dotted(ptr, dp, sizeof dp),
                              e.msg);
     bx_pointer_child(p, sizeof p, ptr, "keyid");
-    if (keyid && strcmp(keyid, tk->keyid) != 0)
+    if (keyid && strcmp(keyid, tk->keyid) != 0) {
+        char sn[SNIP_MAX];
+        /* the policy pins this keyid: another key under the same name is refused */
+        if (member(entry, "file"))
+            return bx_yaml_error(doc, p, err, BX_ECONFIG,
+                                 "%s: key file \"%s\" holds another key than the policy pins "
+                                 "(its keyid is %s)",
+                                 dotted(p, dp, sizeof dp),
+                                 bx_text_snip(member(entry, "file"), sn, sizeof sn), tk->keyid);
         return bx_yaml_error(doc, p, err, BX_ECONFIG,
                              "%s: does not match the key (its keyid is %s)",
                              dotted(p, dp, sizeof dp), tk->keyid);
+    }
     bx_pointer_child(p, sizeof p, ptr, "sigEncoding");
     tk->enc = enc && strcmp(enc, "p1363") == 0 ? BX_SIGENC_P1363 : BX_SIGENC_DER;
     if (tk->enc == BX_SIGENC_P1363 && bx_key_alg(tk->key) != BX_ALG_ECDSA_P256)
@@ -352,6 +361,21 @@ static int fill_defaults(json_t *eff)
     return rc;
 }
 
+/* Every trust.keys entry of the effective policy with its key's keyid: the effective policy
+ * names the keys it trusts, and loaded again it refuses another key under the same file. The
+ * entries are the loaded keys, in order (a list replaces the one it extends whole). */
+static int pin_keyids(bx_policy *p)
+{
+    json_t *list = json_object_get(json_object_get(p->effective, "trust"), "keys");
+
+    if (json_array_size(list) != p->nkeys)
+        return list || p->nkeys ? -1 : 0;
+    for (size_t i = 0; i < p->nkeys; i++)
+        if (json_object_set_new(json_array_get(list, i), "keyid", json_string(p->keys[i].keyid)))
+            return -1;
+    return 0;
+}
+
 static int finish(bx_policy *p, part *pt, bx_error *err)
 {
     const char *max_age = json_string_value(bxp_get(pt->typed, "certificate.maxAge"));
@@ -363,7 +387,7 @@ static int finish(bx_policy *p, part *pt, bx_error *err)
     p->nkeys = pt->nkeys;
     pt->keys = NULL;
     pt->nkeys = 0;
-    if (fill_defaults(p->effective) != 0)
+    if (fill_defaults(p->effective) != 0 || pin_keyids(p) != 0)
         return bx_error_set(err, BX_ENOMEM, p->source, "out of memory");
     skew = json_string_value(bxp_get(p->effective, "certificate.clockSkew"));
     p->threshold = (int)json_integer_value(bxp_get(p->effective, "trust.threshold"));
@@ -479,15 +503,45 @@ json_t *bx_policy_identity(const bx_policy *p, bx_error *err)
     char sha[65];
     const char *ext = json_string_value(json_object_get(p->effective, "extends"));
     int is_profile = strncmp(p->source, "profile:", 8) == 0;
-    json_t *id;
+    json_t *id, *keyids = json_array();
 
-    if (bx_jcs_sha256_hex(p->effective, sha, err) != 0)
-        return NULL;
-    id = json_pack("{s:s,s:s?,s:s}", "name", is_profile ? p->source + 8 : p->source, "extends",
-                   ext, "sha256", sha);
+    if (!keyids || bx_jcs_sha256_hex(p->effective, sha, err) != 0) {
+        json_decref(keyids);
+        return keyids ? NULL : (bx_error_set(err, BX_ENOMEM, NULL, "out of memory"), NULL);
+    }
+    for (size_t i = 0; i < p->nkeys; i++)
+        if (json_array_append_new(keyids, json_string(p->keys[i].keyid)) != 0) {
+            json_decref(keyids);
+            bx_error_set(err, BX_ENOMEM, NULL, "out of memory");
+            return NULL;
+        }
+    id = json_pack("{s:s,s:s?,s:s,s:o}", "name", is_profile ? p->source + 8 : p->source, "extends",
+                   ext, "sha256", sha, "keyids", keyids);
     if (!id)
         bx_error_set(err, BX_ENOMEM, NULL, "out of memory");
     return id;
+}
+
+static int effective_add_key(bx_policy *p, const char *path, const char *keyid, bx_error *err)
+{
+    json_t *trust = json_object_get(p->effective, "trust"), *list, *file = json_string(path);
+
+    if (!file) /* (jansson takes only UTF-8) */
+        return bx_error_set(err, BX_ECONFIG, path,
+                            "a key file whose name is not UTF-8: the effective policy cannot name "
+                            "it (rename the file)");
+    if (!trust && json_object_set_new(p->effective, "trust", trust = json_object()) != 0)
+        trust = NULL;
+    list = trust ? json_object_get(trust, "keys") : NULL;
+    if (trust && !list && json_object_set_new(trust, "keys", list = json_array()) != 0)
+        list = NULL;
+    if (!list) {
+        json_decref(file);
+        return bx_error_set(err, BX_ENOMEM, path, "out of memory");
+    }
+    if (json_array_append_new(list, json_pack("{s:o,s:s}", "file", file, "keyid", keyid)) != 0)
+        return bx_error_set(err, BX_ENOMEM, path, "out of memory");
+    return 0;
 }
 
 int bx_policy_add_key_file(bx_policy *p, const char *path, bx_error *err)
@@ -516,6 +570,10 @@ int bx_policy_add_key_file(bx_policy *p, const char *path, bx_error *err)
         goto out;
     snprintf(tk->name, sizeof tk->name, "%s", path);
     tk->enc = BX_SIGENC_DER;
+    /* the effective policy (and so the identity's sha256) names it too, by its file and
+     * keyid: written out and loaded again, the file must still hold this key */
+    if ((rc = effective_add_key(p, path, tk->keyid, err)) != 0)
+        goto out;
     tk->key = key;
     key = NULL;
     p->nkeys++;

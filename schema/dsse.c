@@ -402,10 +402,30 @@ int bx_certificate_encode(const json_t *statement, EVP_PKEY *const *keys, size_t
         rc = bx_envelope_sign(&env, keys[i], err);
     if (rc == 0)
         rc = bx_envelope_serialize(&env, out, len, err);
+    if (rc == 0 && (rc = bx_envelope_check_limits(*out, *len, err)) != 0) {
+        free(*out);
+        *out = NULL;
+    }
 out:
     free(payload);
     bx_envelope_free(&env);
     return rc;
+}
+
+int bx_envelope_check_limits(const char *doc, size_t len, bx_error *err)
+{
+    bx_envelope back = {0};
+    int rc;
+
+    if (len > BX_ENVELOPE_MAX_DEFAULT)
+        return bx_error_set(err, BX_ECONFIG, NULL,
+                            "the envelope would be %zu bytes: verify refuses one over %d", len,
+                            BX_ENVELOPE_MAX_DEFAULT);
+    /* read back as verify reads it: the signature count and the envelope's form */
+    if ((rc = bx_envelope_parse(doc, len, &back, err)) != 0)
+        return rc == BX_ENOMEM ? rc : (err->code = BX_ECONFIG);
+    bx_envelope_free(&back);
+    return 0;
 }
 
 char *bx_envelope_id(const bx_envelope *env, char out[65])

@@ -190,9 +190,16 @@ int bx_key_load_private(const char *path, const char *passphrase, EVP_PKEY **out
 /* Read a passphrase: the first line of $BOXCERT_KEY_PASSPHRASE_FILE, else from the
  * terminal (/dev/tty, echo off) after prompt. Caller wipes buf. */
 int bx_passphrase_read(char *buf, size_t len, const char *prompt, bx_error *err) BX_WUR;
-/* Parse an SPKI PEM public key from memory. Only Ed25519 and P-256 are accepted; an
- * Ed25519 key of small order or not canonically encoded is refused (BX_ECONFIG). */
+/* Parse a public key from memory, strictly: pem[len] is exactly one PUBLIC KEY block in
+ * RFC 7468's strict form (64-column canonical base64; LF or CRLF line ends throughout; one
+ * optional line end after END, nothing else around it) holding the strict DER of an Ed25519
+ * key (RFC 8410: no parameters, 32 bytes) or a P-256 key on the named curve prime256v1 with
+ * an uncompressed or compressed point on the curve. An Ed25519 key of small order or not
+ * canonically encoded is refused; a private key is refused as one. Anything else is
+ * BX_ECONFIG with the reason in err->msg (BX_ENOMEM when out of memory). Caller owns *out
+ * (EVP_PKEY_free); its keyid (bx_key_id) is that of the uncompressed encoding. */
 int bx_key_parse_public(const char *pem, size_t len, EVP_PKEY **out, bx_error *err) BX_WUR;
+/* bx_key_parse_public of the file path (at most 64 KiB); err->where is path. */
 int bx_key_load_public(const char *path, EVP_PKEY **out, bx_error *err) BX_WUR;
 /* Why an Ed25519 point encoding (a public key A, a signature's R) is refused: of small
  * order, or y >= p; NULL when it is not. */

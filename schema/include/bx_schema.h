@@ -153,9 +153,14 @@ void bx_envelope_free(bx_envelope *env);
 int bx_envelope_sign(bx_envelope *env, EVP_PKEY *key, bx_error *err) BX_WUR;
 /* Serialize as one line of JSON (no trailing newline). Caller owns *out. */
 int bx_envelope_serialize(const bx_envelope *env, char **out, size_t *len, bx_error *err) BX_WUR;
+/* Whether the serialized envelope doc[len] is within the limits verify enforces: at most
+ * BX_ENVELOPE_MAX_DEFAULT bytes (verify's default cap), at most BX_ENVELOPE_MAX_SIGS
+ * signatures, and read back by bx_envelope_parse. BX_ECONFIG with the reason (where: the
+ * envelope's JSON pointer, if any) when not: a signer writes nothing then. */
+int bx_envelope_check_limits(const char *doc, size_t len, bx_error *err) BX_WUR;
 /* A certificate: the JCS bytes of statement as the payload (payloadType in-toto), signed
  * by each key in turn, serialized as one line of JSON (NUL-terminated one past *len,
- * no newline). Caller owns *out. */
+ * no newline), within bx_envelope_check_limits (BX_ECONFIG if not). Caller owns *out. */
 int bx_certificate_encode(const json_t *statement, EVP_PKEY *const *keys, size_t nkeys,
                           char **out, size_t *len, bx_error *err) BX_WUR;
 /* Lowercase hex SHA-256 of the decoded payload. */

@@ -236,7 +236,7 @@ for k, sname in enumerate(SESSION_NAMES):
             if fmt != "text":
                 return rc_ == 0, out_[:300]
             line = out_.splitlines()[0]
-            m = re.fullmatch(r'PASS \S+ [0-9a-f]{12} session=("(?:[^"\\]|\\.)*"|\S+) image=(sha256:[0-9a-f]{64})',
+            m = re.fullmatch(r'PASS \S+ [0-9a-f]{12} session=("(?:[^"\\]|\\.)*"|\S+) image=(sha256:[0-9a-f]{64})(?: signers=[0-9a-f]{64}(?:,[0-9a-f]{64})*)?',
                              line)
             got = m and (unescape(m.group(1)[1:-1]) if m.group(1).startswith('"') else m.group(1).encode())
             lines_ = out_.splitlines()  # the result, the summary, the tool, policy and time

@@ -258,7 +258,7 @@ text = reports["text"].decode("utf-8")
 check(not HIDDEN.search(text.replace("\n", "")), "text: no control, bidi or invisible character raw",
       [hex(ord(c)) for c in HIDDEN.findall(text.replace("\n", ""))][:5])
 FIELD = r'(?:"(?:[^"\\]|\\.)*"|[A-Za-z0-9._:/@+,~%-]+)'
-LINE = re.compile(rf"^(PASS|FAIL) ({FIELD})(?: [0-9a-f]{{12}})?(?: session=({FIELD}) image=({FIELD}))?$")
+LINE = re.compile(rf"^(PASS|FAIL) ({FIELD})(?: [0-9a-f]{{12}})?(?: session=({FIELD}) image=({FIELD}))?(?: signers=[0-9a-f]{{64}}(?:,[0-9a-f]{{64}})*)?$")
 res_lines = [l for l in text.splitlines() if l.startswith(("PASS ", "FAIL "))]
 parsed = [LINE.match(l) for l in res_lines]
 check(all(parsed) and len(parsed) == len(want_results), "text: every result line parses as its fields",

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* Public key files: the direct reading of one PUBLIC KEY block (Ed25519, P-256) gives the
- * key and keyid OpenSSL's own reader gives, and refuses what that reader refuses. */
+/* Public key files: the strict reading of one PUBLIC KEY block (Ed25519, P-256) gives the
+ * key and keyid OpenSSL's own reader gives, refuses what that reader refuses, and refuses
+ * what OpenSSL's reader takes but is not one strict block (tests/unit/common/test_keys_strict.c
+ * has the classes). */
 #include "bx_common.h"
 #include "tap.h"
 
@@ -46,6 +48,19 @@ static void same_as_reference(const char *pem, const char *name)
         ok(bx_key_id(k, id, &err) == 0 && strcmp(id, want) == 0, "%s: the same keyid again (kept)",
            name);
     }
+    EVP_PKEY_free(k);
+    EVP_PKEY_free(r);
+}
+
+/* Refused, though OpenSSL's reader takes it. */
+static void stricter(const char *pem, const char *name)
+{
+    bx_error err = {0};
+    EVP_PKEY *k = NULL, *r = reference(pem);
+
+    is_int(bx_key_parse_public(pem, strlen(pem), &k, &err), BX_ECONFIG, "%s: refused (%s)", name,
+           err.msg);
+    ok(r != NULL, "%s: which OpenSSL's reader takes", name);
     EVP_PKEY_free(k);
     EVP_PKEY_free(r);
 }
@@ -112,10 +127,10 @@ static void one_kind(bx_alg alg, const char *kind)
     snprintf(name, sizeof name, "%s PEM with CRLF line ends", kind);
     same_as_reference(c, name);
     free(c);
-    /* text around the block: not the direct case, OpenSSL's reader takes it */
+    /* text around the block: OpenSSL's reader takes it */
     if (asprintf(&x, "a comment\n%s", pem) > 0) {
         snprintf(name, sizeof name, "%s PEM after a comment line", kind);
-        same_as_reference(x, name);
+        stricter(x, name);
         free(x);
     }
     /* a byte of the key changed: for P-256 a point off the curve, refused both ways */
@@ -129,15 +144,14 @@ static void one_kind(bx_alg alg, const char *kind)
         else
             same_as_reference(x, name); /* any 32 bytes decode as an Ed25519 key */
         free(x);
-        /* one byte more: not the exact SPKI, so OpenSSL's reader decides (it ignores
-         * what follows the DER's outer SEQUENCE) */
+        /* one byte more: OpenSSL's reader ignores what follows the DER's outer SEQUENCE */
         unsigned char *longer = malloc((size_t)n + 1);
         der[n - 1] ^= 0x01;
         memcpy(longer, der, (size_t)n);
         longer[n] = 0;
         x = pem_of(longer, (size_t)n + 1);
         snprintf(name, sizeof name, "%s DER with a trailing byte", kind);
-        same_as_reference(x, name);
+        stricter(x, name);
         free(x);
         free(longer);
         OPENSSL_free(der);

@@ -645,10 +645,10 @@ static void test_keys(void)
     bx_policy_free(p);
     p = NULL;
 
-    /* The same key twice, in two encodings: compared as keys. */
+    /* The same key twice, in two texts (no line end after END): compared as keys. */
     snprintf(text, sizeof text,
              "version: 1\ntrust:\n  keys:\n    - file: keys/ci.pub\n      name: first\n"
-             "    - pem: |\n        the same key, with text before the PEM\n%s",
+             "    - pem: |-\n%s",
              indent(ed_pem, 8));
     refused(text, "policy.yaml:6:7: trust.keys[1] is the same key as trust.keys[0] ('first')",
             "duplicate key");
@@ -657,7 +657,7 @@ static void test_keys(void)
              "version: 1\ntrust:\n  keys:\n    - file: keys/ci.pub\n"
              "      keyid: %s\n",
              ec_id);
-    refused(text, "5:14: trust.keys[0].keyid: does not match the key", "keyid mismatch");
+    refused(text, "5:14: trust.keys[0].keyid: key file \"keys/ci.pub\" holds another key than the policy pins", "keyid mismatch");
     refused("version: 1\ntrust:\n  keys:\n    - file: keys/ci.pub\n      sigEncoding: p1363\n",
             "5:20: trust.keys[0].sigEncoding: p1363 applies only to ECDSA keys",
             "p1363 on Ed25519");
@@ -673,11 +673,11 @@ static void test_keys(void)
              indent(ec_pem, 8));
     refused(text, "exactly one of", "both file and pem");
     refused("version: 1\ntrust:\n  keys:\n    - pem: not a key\n",
-            "4:12: trust.keys[0].pem: not an SPKI PEM public key", "bad pem");
+            "4:12: trust.keys[0].pem: not a PEM PUBLIC KEY block", "bad pem");
     write_text(tmp_path("keys/private.pem"), "-----BEGIN PRIVATE KEY-----\nAAAA\n"
                                              "-----END PRIVATE KEY-----\n");
     refused("version: 1\ntrust:\n  keys:\n    - file: keys/private.pem\n",
-            "4:13: trust.keys[0].file: key file \"keys/private.pem\": not an SPKI",
+            "4:13: trust.keys[0].file: key file \"keys/private.pem\": holds a private key",
             "not a public key");
     refused("version: 1\ntrust:\n  keys:\n    - file: keys/ci.pub\n  threshold: 2\n",
             "5:14: trust.threshold: 2 is more than the 1 trusted keys", "threshold over keys");
