@@ -530,6 +530,7 @@ typedef struct bxa_weakest {
     json_t *outside;     /* processes.outsideCgroups */
     int escaped[3];      /* memory, pids, devices: some process outside the session's cgroup */
     json_t *descriptors; /* descriptors reaching outside */
+    json_t *references;  /* references beyond descriptors reaching outside (v3) */
     json_t *ns_fds;      /* descriptors of namespaces, judged once every process is read */
     int sys_ro[4];       /* systemPaths.readOnly: 1, 0, -1 not seen */
     json_t *masks;       /* systemPaths.masks */
@@ -752,6 +753,10 @@ int bxa_mapping_worst(const bxa_mapping *m, int where);
  * counts files and lists none (the kernel lists them only when it holds the ring's lock):
  * the registered files are then unknown. */
 int bxa_parse_io_uring_files(const char *buf, size_t len, json_t **files, bx_error *err) BX_WUR;
+/* references_fold.c: p's cwd, root, exe, file mappings and io_uring registered files that
+ * are not on a mount of its namespace mn, appended to refs ({pid, via, kind, target, perms});
+ * nothing when mn is NULL (as for descriptors). */
+int bxa_fold_refs(bxa_kctx *k, json_t *refs, bxa_proc *p, const bxa_mntns *mn) BX_WUR;
 
 /* ---- sysctls (sysctl.c) -------------------------------------------------------------- */
 

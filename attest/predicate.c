@@ -161,6 +161,7 @@ static int b_containment(bxa_pctx *x, json_t **out)
         {"hostObjects", bxa_build_null},
         {"seccompPrograms", bxa_build_null},
         {"channels", bxa_build_null},
+        {"references", bxa_build_null},
     };
     json_t *ct = json_object(), *v;
     int rc = ct ? 0 : bxa_oom(x->err);

@@ -229,6 +229,7 @@ void bxa_weakest_free(bxa_weakest *w)
     json_decref(w->mounts_ro);
     json_decref(w->outside);
     json_decref(w->descriptors);
+    json_decref(w->references);
     json_decref(w->ns_fds);
     json_decref(w->masks);
     json_decref(w->hobj_via);
@@ -268,6 +269,7 @@ bxa_weakest *bxa_weakest_new(void)
     w->mounts_ro = json_object();
     w->outside = json_array();
     w->descriptors = json_array();
+    w->references = json_array();
     w->ns_fds = json_array();
     w->masks = json_object();
     w->hobj_types = json_array();
@@ -275,7 +277,7 @@ bxa_weakest *bxa_weakest_new(void)
     w->hobj_mounts = json_array();
     w->pids = calloc(BXA_PIDS_MAX, sizeof *w->pids);
     w->sc = bxa_sc_set_new();
-    if (!w->surface || !w->interfaces || !w->mounts_ro || !w->outside || !w->descriptors ||
+    if (!w->surface || !w->interfaces || !w->mounts_ro || !w->outside || !w->descriptors || !w->references ||
         !w->ns_fds || !w->masks || !w->pids || !w->hobj_types || !w->hobj_uninspected ||
         !w->hobj_mounts || !w->sc) {
         bxa_weakest_free(w);
@@ -550,7 +552,8 @@ static int read_proc(bxa_kctx *k, bxa_weakest *w, bxa_proc *p, int is_init)
             goto out;
     }
     if ((new_net && (rc = bxa_engine_peers_of(k, p)) != 0) ||
-        (rc = bxa_fold_fds(k, w, p, mntns_of(w, p->ns[BXA_NS_MNT]), 1)) != 0)
+        (rc = bxa_fold_fds(k, w, p, mntns_of(w, p->ns[BXA_NS_MNT]), 1)) != 0 ||
+        (rc = bxa_fold_refs(k, w->references, p, mntns_of(w, p->ns[BXA_NS_MNT]))) != 0)
         goto out;
     if (new_net) {
         json_t *names = NULL;
@@ -830,6 +833,24 @@ static int cmp_descriptor(const void *a, const void *b)
     return p != q ? (p > q) - (p < q) : (f > g) - (f < g);
 }
 
+static int cmp_reference(const void *a, const void *b)
+{
+    const json_t *x = *(json_t *const *)a, *y = *(json_t *const *)b;
+    json_int_t p = json_integer_value(json_object_get(x, "pid")),
+               q = json_integer_value(json_object_get(y, "pid"));
+    const char *keys[] = {"via", "target", "perms"};
+    if (p != q)
+        return (p > q) - (p < q);
+    for (int i = 0; i < 3; i++) {
+        const char *s = json_string_value(json_object_get(x, keys[i])),
+                   *t = json_string_value(json_object_get(y, keys[i]));
+        int c = !s || !t ? (s != NULL) - (t != NULL) : strcmp(s, t);
+        if (c)
+            return c;
+    }
+    return 0;
+}
+
 /* What every process's facts become when the scans did not agree: the weakest where the
  * predicate has no null, null elsewhere. */
 static int unsettled(bxa_kctx *k, json_t *view)
@@ -850,6 +871,7 @@ static int unsettled(bxa_kctx *k, json_t *view)
                             json_pack("{s:n,s:n,s:n,s:n,s:n,s:n,s:n}", "uids", "gids", "groups",
                                       "everyUid", "everyGid", "everyGroup", "inNamespace")) != 0 ||
         json_object_set_new(view, "descriptors", json_null()) != 0 ||
+        json_object_set_new(view, "references", json_null()) != 0 ||
         json_object_set_new(view, "namespacesShared", json_null()) != 0)
         rc = bxa_oom(k->err);
     return rc;
@@ -894,6 +916,7 @@ int bxa_kernel_processes(bxa_kctx *k, bxa_proc *init)
     bxa_sort_strings(w->interfaces);
     bxa_sort_json(w->outside, cmp_outside);
     bxa_sort_json(w->descriptors, cmp_descriptor);
+    bxa_sort_json(w->references, cmp_reference);
     {
         json_t *caps = json_pack(
             "{s:o,s:o,s:o,s:o,s:o}", "inheritable", bxa_cap_names(w->caps[BXA_CAP_INH]),
@@ -960,6 +983,10 @@ int bxa_kernel_processes(bxa_kctx *k, bxa_proc *init)
     }
     {
         json_t *ch = NULL;
+        if (json_object_set(view, "references", w->references) != 0) {
+            rc = bxa_oom(k->err);
+            goto out;
+        }
         if ((rc = bxa_channels(k, w, 0, &ch)) != 0)
             goto out;
         if (json_object_set_new(view, "channels", ch ? ch : json_null()) != 0) {

@@ -336,6 +336,9 @@ int bxa_runsc_sandbox(bxa_kctx *k, bxa_proc *sb, int in_cgroup)
     if (view && json_object_set_new(view, "channels", chans ? chans : json_null()) != 0)
         json_decref(view), view = NULL;
     chans = NULL;
+    /* the sandbox's own cwd, root, exe and mappings are the runtime's (as its host files are) */
+    if (view && json_object_set_new(view, "references", json_array()) != 0)
+        json_decref(view), view = NULL;
     if (!view) {
         rc = bxa_oom(k->err);
         goto out;

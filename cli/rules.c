@@ -168,6 +168,11 @@ static const rule_doc rules[] = {
      "none was made in another network namespace, none holds descriptors in flight.",
      "Do not pass sockets into the session, nor connect it to a host or another container's "
      "socket. " P},
+    {"containment.references", "8.0", "Nothing held beyond descriptors reaching outside",
+     "No working directory, root, executable, file mapping or file registered with io_uring of "
+     "the session's processes is on a mount their namespace does not have (but kinds in "
+     "containment.references.allow).",
+     "Do not start the session's processes in, or map, host files or folders passed to it. " P},
     {"containment.host_objects", "9.0", "No host object reachable through a mount",
      "No mount of the session reaches the engine's or a runtime's socket or state folder, this "
      "host's procfs, sysfs or root, or the signing key (by device and inode, whatever path the "

@@ -126,6 +126,12 @@ typedef enum { BXP_CH_PASS, BXP_CH_FAIL, BXP_CH_UNKNOWN } bxp_ch;
 bxp_ch bxp_channel_judge(const json_t *ch, const json_t *allow, char *why, size_t n);
 void bxp_eval_channels(const bxp_ev *e);
 
+/* ---- containment.references (policy_references.c, v3) ---- */
+/* One entry of containment.references against allow (kinds, or NULL): pass when its kind is
+ * allowed, unknown when unplaced (or no kind), fail otherwise. */
+bxp_ch bxp_reference_judge(const json_t *ref, const json_t *allow);
+void bxp_eval_references(const bxp_ev *e);
+
 /* Observed value at a dotted path of o (may be NULL), or NULL when absent or JSON null. */
 const json_t *bxp_seen(const json_t *o, const char *path);
 /* A new reference to v (findings share the statement's values: nothing modifies either),

@@ -261,6 +261,14 @@ static const bx_member channels_members[] = {
     {0},
 };
 
+/* containment.references (v3): the kinds of reference beyond descriptors allowed */
+static const char *const reference_choices[] = {"host-device", "host-directory", "host-file",
+                                                "unplaced", NULL};
+static const bx_member references_members[] = {
+    {"allow", SET(CHOICE(reference_choices))},
+    {0},
+};
+
 static const bx_member resources_members[] = {
     {"memoryMax", FMT(BX_F_SIZE)},
     {"pidsMax", INT(1, 4194304)},
@@ -324,6 +332,7 @@ static const bx_member containment_members[] = {
     {"systemPaths", MAP(system_paths_members)},
     {"descriptors", MAP(descriptors_members)},
     {"channels", MAP(channels_members)},
+    {"references", MAP(references_members)},
     {"hostObjectsUnreachable", BOOL},
     {0},
 };

@@ -736,6 +736,28 @@ static const bx_member m_descriptor[] = {
     {0},
 };
 
+/* references (v3): what the session's tasks hold beyond descriptors that reaches outside */
+static const char *const e_ref_via[] = {"cwd", "exe", "io_uring", "mapping", "root", NULL};
+static const char *const e_ref_kind[] = {"host-device", "host-directory", "host-file", "unplaced",
+                                         NULL};
+static const char *const e_ref_perms[] = {"---p", "---s", "--xp", "--xs", "-w-p", "-w-s",
+                                          "-wxp", "-wxs", "r--p", "r--s", "r-xp", "r-xs",
+                                          "rw-p", "rw-s", "rwxp", "rwxs", NULL};
+static const bx_member m_reference[] = {
+    {"kind", ENUM(e_ref_kind), 0, 0, 0,
+     "host-*: a file, folder or device on a mount the task's mount namespace does not have; "
+     "unplaced: the kernel names it but shows no mount for it (a file registered with io_uring), "
+     "or it could not be opened to ask."},
+    {"perms", ENUM_N(e_ref_perms), 0, 0, 0,
+     "A mapping's permissions as maps writes them (s: shared); null for the others."},
+    {"pid", INT(1, BX_JSON_MAX_INT)},
+    {"target", STR(BX_F_TEXT), 0, 0, 0, "What the kernel names it: the path on this host."},
+    {"via", ENUM(e_ref_via), 0, 0, 0,
+     "How the task holds it: its working directory, root, executable, a file mapping, or a file "
+     "registered with an io_uring it holds."},
+    {0},
+};
+
 /* channels (v3): sockets of the session's processes that are a channel out or were made in
  * another network namespace */
 static const char *const e_ch_family[] = {"inet",   "inet6", "netlink", "other",
@@ -1106,6 +1128,11 @@ const bx_containment_row bx_containment[] = {
      FACTS({"", "seccompPrograms"}),
      "The seccomp programs the kernel enforces on the session's tasks and what they let "
      "through; null without a kernel or runtime view."},
+    {"references", ARR_N(OBJ(m_reference), BX_O_REFERENCE, 1), 3, 0, NULL, NULL, BX_SRC_KERNEL,
+     FACTS({"", "references"}),
+     "What the session's processes hold beyond their descriptors (working directory, root, "
+     "executable, file mappings, files registered with io_uring) that is not on a mount of their "
+     "own mount namespace; sorted by pid, via, target, perms; null without a kernel view."},
     {"channels", ARR_N(OBJ(m_channel), BX_O_DESCRIPTOR, 1), 3, 0, NULL, NULL, BX_SRC_KERNEL,
      FACTS({"", "channels"}),
      "Sockets of the session's processes that are a channel out of it (a unix peer no session "

@@ -391,6 +391,14 @@ static int compare(int ord, const json_t *a, const json_t *b)
         if (!(c = cmp_member_str(a, b, "what")))
             c = cmp_member_str(a, b, "path");
         return c;
+    case BX_O_REFERENCE:
+        if (!(c = cmp_member_int(a, b, "pid")) && !(c = cmp_member_str(a, b, "via")) &&
+            !(c = cmp_member_str(a, b, "target"))) {
+            const json_t *x = json_object_get(a, "perms"), *y = json_object_get(b, "perms");
+            c = json_is_string(x) != json_is_string(y) ? (json_is_string(x) ? 1 : -1)
+                                                         : cmp_member_str(a, b, "perms");
+        }
+        return c;
     case BX_O_PID_CONTROLLER:
         if (!(c = cmp_member_int(a, b, "pid")))
             c = cmp_member_str(a, b, "controller");

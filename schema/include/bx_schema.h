@@ -271,6 +271,7 @@ typedef enum {
     BX_O_NAME,        /* name */
     BX_O_MOUNTLINE,   /* destination, fsType, then root and device (when both have them) */
     BX_O_HOSTOBJ,     /* what, path */
+    BX_O_REFERENCE,   /* pid, via, target, perms (null first) */
 } bx_order;
 
 enum {
