@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 #include "cli.h"
+#include "paths.h"
 #include "report.h"
 #include "bx_expect.h"
 
@@ -212,6 +213,7 @@ int cmd_verify(int argc, char **argv)
     run run_ = {0}, *r = &run_;
     more_out more[MORE_MAX] = {0};
     size_t nmore = 0;
+    cli_files files = {0};
 
     while ((c = cli_getopt("verify", argc, argv, opts)) != -1) {
         switch (c) {
@@ -275,6 +277,18 @@ int cmd_verify(int argc, char **argv)
         rc = cli_usage_error("verify", "no certificate given (see --help)");
         goto out;
     }
+    /* every file written is checked against every file read, before anything is */
+    cli_files_add(&files, "--output", output, CLI_OUT);
+    for (size_t i = 0; i < nmore; i++)
+        cli_files_add(&files, "--report", more[i].path, CLI_OUT);
+    cli_files_add(&files, "--seen", seen_path, CLI_OUT);
+    cli_files_add_policy(&files, policy_arg);
+    for (size_t i = 0; i < keys.n; i++)
+        cli_files_add(&files, "--key", keys.v[i], CLI_IN);
+    cli_files_add(&files, "--expect", expect_path, CLI_IN);
+    cli_files_add_certs(&files, argv + optind, (size_t)(argc - optind), so.recursive);
+    if ((rc = cli_files_check(&files)) != 0)
+        goto out;
     if ((rc = cli_load_policy(policy_arg, keys.v, keys.n, threshold, &p)) != 0)
         goto out;
     if (!(policy_id = bx_policy_identity(p, &err))) {
@@ -421,6 +435,7 @@ out:
     bx_expect_check_free(r->expect);
     bx_expect_free(&expect);
     json_decref(rows);
+    cli_files_free(&files);
     free(keys.v);
     free(env_keys);
     free(labels.v);
