@@ -67,8 +67,7 @@ static int cert_input(src *s, const char *file, size_t line, char *buf, size_t l
 /* Open name in the folder dfd (AT_FDCWD: path) for reading only if it is a regular file:
  * O_NONBLOCK so a FIFO or a device named like a certificate cannot hang the open, fstat
  * before any read. path names it in errors. -1 with why set otherwise. */
-static int open_regular(int dfd, const char *name, const char *path, struct stat *st,
-                        bx_error *why)
+static int open_regular(int dfd, const char *name, const char *path, struct stat *st, bx_error *why)
 {
     int fd = openat(dfd, name, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
     if (fd < 0) {
@@ -305,8 +304,7 @@ static int entry(src *s, int dfd, const char *name, int depth)
     if (bx_source_is_certificate_name(name))
         /* named as a certificate, it is judged as one: what is not a regular file (a folder,
          * a FIFO, a device) is an error input, never a silence */
-        return ends_with(name, ".jsonl") ? bundle(s, dfd, name, path)
-                                         : single(s, dfd, name, path);
+        return ends_with(name, ".jsonl") ? bundle(s, dfd, name, path) : single(s, dfd, name, path);
     if (S_ISDIR(st.st_mode)) {
         if (!s->o || !s->o->recursive)
             return skipped_input(s, path, "a folder (--recursive reads folders too)");
