@@ -113,6 +113,24 @@ static int on_result(void *arg, bx_batch_item *it)
     return 0;
 }
 
+/* The --seen file could not be written: a failed row in every report, naming it (the
+ * certificates that passed are not recorded, so a replay of them would pass). */
+static void seen_failed(run *r, const char *path, const bx_error *why)
+{
+    char buf[400];
+    bx_verify_result res = {0};
+    if (!(res.findings = json_array()))
+        return; /* the error line and exit 3 still say it */
+    bx_finding_add(res.findings, "certificate.replay", "fail", NULL, NULL,
+                   "the --seen file could not be written (%s): the certificates that passed "
+                   "are not recorded, so a replay of them would pass",
+                   bx_error_str(why, buf, sizeof buf));
+    report_result(r->rep, path, 0, &res);
+    for (size_t i = 0; i < r->nmore; i++)
+        report_result(r->more[i], path, 0, &res);
+    bx_verify_result_free(&res);
+}
+
 /* --report F=FILE, each written atomically beside FILE. */
 typedef struct {
     report_format fmt;
@@ -372,6 +390,16 @@ int cmd_verify(int argc, char **argv)
         for (size_t i = 0; i < r->nmore; i++)
             report_rows(r->more[i], rows);
     }
+    /* the --seen file before the reports: when it cannot be written, every report says so */
+    if (r->seen) {
+        int src = bx_seen_close(r->seen, &err);
+        r->seen = NULL;
+        if (src != 0) {
+            cli_report(seen_path, &err);
+            r->io_error = 1;
+            seen_failed(r, seen_path, &err);
+        }
+    }
     size_t total = report_count(r->rep), failed = report_failed(r->rep);
     int werr = report_close(r->rep);
     r->rep = NULL;
@@ -387,14 +415,6 @@ int cmd_verify(int argc, char **argv)
             r->io_error = 1;
         } else if (bx_atomic_commit(a, &err) != 0) {
             cli_report(more[i].path, &err);
-            r->io_error = 1;
-        }
-    }
-    if (r->seen) {
-        int src = bx_seen_close(r->seen, &err);
-        r->seen = NULL;
-        if (src != 0) {
-            cli_report(seen_path, &err);
             r->io_error = 1;
         }
     }

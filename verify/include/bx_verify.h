@@ -202,8 +202,10 @@ char *bx_escape(const char *s, int flags);
 /* The bytes an escaped string stands for (caller frees; *len without the NUL, which may also
  * occur inside), or NULL for an escape this encoding does not write, or out of memory. */
 char *bx_unescape(const char *s, size_t *len);
-/* s as an RFC 3986 path: every byte but the unreserved characters, the sub-delimiters, ':',
- * '@' and '/' as %XX (SARIF's artifactLocation.uri). Caller frees; NULL when out of memory. */
+/* s as an RFC 3986 relative reference (SARIF's artifactLocation.uri): every byte but the
+ * unreserved characters, the sub-delimiters, '@' and '/' as %XX, ':' always (no scheme can be
+ * read from it) and the second '/' of a leading "//" (no authority). Percent-decoding gives s
+ * back. Caller frees; NULL when out of memory. */
 char *bx_uri_path(const char *s);
 /* s as one field of the text format: as it is when it is not empty and holds only
  * [A-Za-z0-9-._:/@+,~%], else in double quotes with the human escaping and \" for a quote
