@@ -48,7 +48,8 @@ static const char help[] =
     "Environment: BOXCERT_POLICY, BOXCERT_KEY (PUB:PUB...), BOXCERT_FORMAT, BOXCERT_ENGINE,\n"
     "BOXCERT_SIGNING_KEY (for --signing-key); the command line wins.\n"
     "Exit: 0 every session compliant and none left over, 1 a violation, 2 usage or\n"
-    "configuration error, 3 an engine unreachable or lost, or an I/O error (the audit is\n"
+    "configuration error (also --output naming an input, or a certificate's name in\n"
+    "--certs, refused first), 3 an engine unreachable or lost, or an I/O error (the audit is\n"
     "incomplete; the report holds what was read).\n";
 
 /* total 0: not known yet (the certificates are counted as they are read). The workers report

@@ -44,7 +44,8 @@ static const char help[] =
     "  -h, --help           this help\n"
     "Environment: BOXCERT_SIGNING_KEY (KEY:KEY...: for --key), BOXCERT_ENGINE (for\n"
     "--engine), BOXCERT_KEY_PASSPHRASE_FILE; the command line wins.\n"
-    "Exit: 0 written, 1 refused to attest (nothing written), 2 usage/key/file error,\n"
+    "Exit: 0 written, 1 refused to attest (nothing written), 2 usage/key/file error (also\n"
+    "--out or --evidence-out naming a key, --requested or each other, refused first),\n"
     "3 engine unreachable or I/O error.\n";
 
 /* --requested FILE: parsed, with the SHA-256 of its bytes. */

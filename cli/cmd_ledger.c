@@ -45,7 +45,8 @@ static const char help[] =
     "Environment: BOXCERT_POLICY, BOXCERT_KEY (PUB:PUB...), BOXCERT_FORMAT; the command\n"
     "line wins.\n"
     "Exit: 0 pass (stored, every commit attested, synced), 1 a certificate or commit failed,\n"
-    "2 usage or configuration error, 3 repository, network or I/O error.\n";
+    "2 usage or configuration error (also --output naming the policy or a key, refused\n"
+    "first), 3 repository, network or I/O error.\n";
 
 enum {
     O_REPO = 256,

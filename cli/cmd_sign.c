@@ -22,7 +22,8 @@ static const char help[] =
     "Environment: BOXCERT_SIGNING_KEY (KEY:KEY...: for --key), BOXCERT_POLICY, BOXCERT_KEY\n"
     "(for --verify-key); the command line wins.\n"
     "Exit: 0 signed, 1 the certificate did not verify (nothing written), 2 usage or\n"
-    "configuration error, 3 I/O error.\n";
+    "configuration error (also --out naming the certificate, a key or the policy, refused\n"
+    "before anything is read), 3 I/O error.\n";
 
 static int already_signed(const bx_envelope *env, EVP_PKEY *key)
 {

@@ -21,6 +21,7 @@ static const char help[] =
     "CERT is a file (*.intoto.json), a JSON Lines bundle (*.intoto.jsonl: one envelope per\n"
     "line), a directory of those, or - for stdin (read as JSON Lines). A directory's other\n"
     "entries are listed as skipped (never failing); its subfolders too, unless --recursive.\n"
+    "An entry that cannot be examined or opened is an error row (exit 3).\n"
     "  --policy P             a policy file or a built-in profile (NAME or NAME@VERSION)\n"
     "  --key PUB              trust this public key (SPKI PEM) besides the policy's\n"
     "  --threshold N          override trust.threshold\n"
@@ -52,7 +53,11 @@ static const char help[] =
     "  -h, --help             this help\n"
     "Environment: BOXCERT_POLICY (for --policy), BOXCERT_KEY (PUB:PUB...: for --key, when\n"
     "none is given), BOXCERT_FORMAT (for --format); the command line wins.\n"
-    "Exit: 0 all pass, 1 a certificate failed, 2 usage or configuration error, 3 I/O error.\n";
+    "Files: an output (--output, --report, --seen) that is another output, an input (a\n"
+    "certificate, the policy, a key, the --expect list) or a certificate's name in a folder\n"
+    "read is refused before anything is read or written (exit 2), however it is spelled.\n"
+    "Exit: 0 all pass, 1 a certificate failed, 2 usage or configuration error, 3 I/O error\n"
+    "(a --seen file that cannot be written is also a failed row in every report).\n";
 
 /* What one verify run keeps: the report, the seen file, and whether an input could not be
  * read or verified (exit 3). Certificates are read and verified by verify/'s batch verifier. */

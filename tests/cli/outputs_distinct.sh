@@ -89,6 +89,7 @@ refused "boxcert (not only boxcert-verify) refuses the same" "$B" verify "${AT[@
 # --- what is allowed stays allowed ------------------------------------------------------------
 ok "outputs distinct from every input: verify passes" vfy "$G/certs" --output "$G/r.txt" --report "json=$G/r.json" --seen "$G/seen2.jsonl"
 ok "... and wrote each" test -s "$G/r.txt" -a -s "$G/r.json" -a -s "$G/seen2.jsonl"
+ok "the same run again, over the outputs it wrote (each an existing file)" vfy "$G/certs" --output "$G/r.txt" --report "json=$G/r.json" --key "$PUB"
 ok "a report that is not a certificate's name may sit in the folder read" vfy "$G/certs" --output "$G/certs/report.json"
 ok "without --recursive a subfolder is not read: an output may go there" vfy "$G/certs" --output "$G/certs/sub/new.intoto.json"
 ok "a built-in profile's name is not a file: an output of that name is fine" sh -c "cd '$G/other' && '$V' verify --at 2035-12-29T23:00:00Z --policy strict --key '$PUB' '$CERT' --output strict >/dev/null; test -s strict"
