@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 #include "cli.h"
+#include "paths.h"
 #include "audit_report.h"
 #include "bx_audit.h"
 
@@ -47,7 +48,8 @@ static const char help[] =
     "Environment: BOXCERT_POLICY, BOXCERT_KEY (PUB:PUB...), BOXCERT_FORMAT, BOXCERT_ENGINE,\n"
     "BOXCERT_SIGNING_KEY (for --signing-key); the command line wins.\n"
     "Exit: 0 every session compliant and none left over, 1 a violation, 2 usage or\n"
-    "configuration error, 3 an engine unreachable or lost, or an I/O error (the audit is\n"
+    "configuration error (also --output naming an input, or a certificate's name in\n"
+    "--certs, refused first), 3 an engine unreachable or lost, or an I/O error (the audit is\n"
     "incomplete; the report holds what was read).\n";
 
 /* total 0: not known yet (the certificates are counted as they are read). The workers report
@@ -187,6 +189,7 @@ int cmd_audit(int argc, char **argv)
     audit_format fmt = AUDIT_TEXT;
     size_t violations = 0;
     struct stat st;
+    cli_files files = {0};
 
     while ((c = cli_getopt("audit", argc, argv, opts)) != -1) {
         /* clang-format off */
@@ -227,6 +230,18 @@ int cmd_audit(int argc, char **argv)
         rc = cli_usage_error("audit", "unexpected argument '%s' (see --help)", argv[optind]);
         goto out;
     }
+    cli_files_add(&files, "--output", output, CLI_OUT);
+    cli_files_add(&files, "--from-json", from, CLI_IN);
+    cli_files_add_policy(&files, from ? NULL : policy_arg);
+    for (size_t i = 0; i < keys.n; i++)
+        cli_files_add(&files, "--key", keys.v[i], CLI_IN);
+    for (size_t i = 0; i < signing.n; i++)
+        cli_files_add(&files, "--signing-key", signing.v[i], CLI_IN);
+    cli_files_add(&files, "--certs", certs, CLI_IN_FOLDER);
+    cli_files_add(&files, "--tasks", tasks && strcmp(tasks, "none") ? tasks : NULL, CLI_IN);
+    cli_files_add(&files, "--expect", expect_path, CLI_IN);
+    if ((rc = cli_files_check(&files)) != 0)
+        goto out;
     if (from) {
         rc = from_json(from, fmt, output);
         goto out;
@@ -369,6 +384,7 @@ out:
     free(skeys);
     bx_expect_free(&expect);
     bx_policy_free(p);
+    cli_files_free(&files);
     free(keys.v);
     free(engines.v);
     free(labels.v);

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 #include "cli.h"
+#include "paths.h"
 #include "bx_attest.h"
 
 #include <getopt.h>
@@ -43,7 +44,8 @@ static const char help[] =
     "  -h, --help           this help\n"
     "Environment: BOXCERT_SIGNING_KEY (KEY:KEY...: for --key), BOXCERT_ENGINE (for\n"
     "--engine), BOXCERT_KEY_PASSPHRASE_FILE; the command line wins.\n"
-    "Exit: 0 written, 1 refused to attest (nothing written), 2 usage/key/file error,\n"
+    "Exit: 0 written, 1 refused to attest (nothing written), 2 usage/key/file error (also\n"
+    "--out or --evidence-out naming a key, --requested or each other, refused first),\n"
     "3 engine unreachable or I/O error.\n";
 
 /* --requested FILE: parsed, with the SHA-256 of its bytes. */
@@ -169,6 +171,7 @@ int cmd_collect(int argc, char **argv)
     char *doc = NULL, *staged = NULL, req_sha[65] = "";
     size_t doclen = 0;
     int64_t ttl = 0;
+    cli_files files = {0};
 
     while ((c = cli_getopt("collect", argc, argv, opts)) != -1) {
         switch (c) {
@@ -243,6 +246,13 @@ int cmd_collect(int argc, char **argv)
                              "--source-repo and --source-rev go together");
         goto out;
     }
+    cli_files_add(&files, "--out", out, CLI_OUT);
+    cli_files_add(&files, "--evidence-out", evidence_dir, CLI_OUT_FOLDER);
+    for (size_t i = 0; i < keyfiles.n; i++)
+        cli_files_add(&files, "--key", keyfiles.v[i], CLI_IN);
+    cli_files_add(&files, "--requested", req_file, CLI_IN);
+    if ((rc = cli_files_check(&files)) != 0)
+        goto out;
     /* Each key is loaded once to check it and freed (OpenSSL clears its private part), and
      * loaded again only once the session has been read: a session that could trace or dump
      * the collector meanwhile finds no key in it. A key unlocked at the terminal stays
@@ -332,6 +342,7 @@ out:
     for (size_t i = 0; keys && i < keyfiles.n; i++)
         EVP_PKEY_free(keys[i]);
     free(keys);
+    cli_files_free(&files);
     free(keyfiles.v);
     free(env_skeys);
     bx_engine_close(eng);

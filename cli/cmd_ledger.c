@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 #include "cli.h"
+#include "paths.h"
 #include "report.h"
 #include "bx_ledger.h"
 
@@ -44,7 +45,8 @@ static const char help[] =
     "Environment: BOXCERT_POLICY, BOXCERT_KEY (PUB:PUB...), BOXCERT_FORMAT; the command\n"
     "line wins.\n"
     "Exit: 0 pass (stored, every commit attested, synced), 1 a certificate or commit failed,\n"
-    "2 usage or configuration error, 3 repository, network or I/O error.\n";
+    "2 usage or configuration error (also --output naming the policy or a key, refused\n"
+    "first), 3 repository, network or I/O error.\n";
 
 enum {
     O_REPO = 256,
@@ -497,6 +499,17 @@ int cmd_ledger(int argc, char **argv)
     int push = strcmp(a.sub, "push") == 0, fetch = strcmp(a.sub, "fetch") == 0;
     if (!push && !fetch)
         cli_keys_from_env(&a.keys, &env_keys);
+    if (a.output) {
+        cli_files files = {0};
+        cli_files_add(&files, "--output", a.output, CLI_OUT);
+        cli_files_add_policy(&files, a.policy);
+        for (size_t i = 0; i < a.keys.n; i++)
+            cli_files_add(&files, "--key", a.keys.v[i], CLI_IN);
+        rc = cli_files_check(&files);
+        cli_files_free(&files);
+        if (rc != 0)
+            goto out;
+    }
     if (!push && !fetch &&
         (rc = cli_load_policy(a.policy, a.keys.v, a.keys.n, a.threshold, &p)) != 0)
         goto out;

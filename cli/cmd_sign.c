@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 #include "cli.h"
+#include "paths.h"
 
 #include <getopt.h>
 #include <string.h>
@@ -22,7 +23,8 @@ static const char help[] =
     "Environment: BOXCERT_SIGNING_KEY (KEY:KEY...: for --key), BOXCERT_POLICY, BOXCERT_KEY\n"
     "(for --verify-key); the command line wins.\n"
     "Exit: 0 signed, 1 the certificate did not verify (nothing written), 2 usage or\n"
-    "configuration error, 3 I/O error.\n";
+    "configuration error (also --out naming the certificate, a key or the policy, refused\n"
+    "before anything is read), 3 I/O error.\n";
 
 static int already_signed(const bx_envelope *env, EVP_PKEY *key)
 {
@@ -59,6 +61,7 @@ int cmd_sign(int argc, char **argv)
     EVP_PKEY *key = NULL;
     char *buf = NULL, *doc = NULL;
     size_t len = 0, doclen = 0;
+    cli_files files = {0};
 
     char *env_keys = NULL, *env_skeys = NULL;
     while ((c = cli_getopt("sign", argc, argv, opts)) != -1) {
@@ -77,6 +80,15 @@ int cmd_sign(int argc, char **argv)
         rc = cli_usage_error("sign", "one CERT and at least one --key are required (see --help)");
         goto out;
     }
+    cli_files_add(&files, "--out", out, CLI_OUT);
+    cli_files_add(&files, "certificate", argv[optind], CLI_IN);
+    for (size_t i = 0; i < keyfiles.n; i++)
+        cli_files_add(&files, "--key", keyfiles.v[i], CLI_IN);
+    for (size_t i = 0; i < vkeys.n; i++)
+        cli_files_add(&files, "--verify-key", vkeys.v[i], CLI_IN);
+    cli_files_add_policy(&files, policy_arg);
+    if ((rc = cli_files_check(&files)) != 0)
+        goto out;
     if ((rc = cli_load_policy(policy_arg, vkeys.v, vkeys.n, 0, &p)) != 0)
         goto out;
     if ((rc = cli_verify_one(argv[optind], p, &vo, &buf, &len, &res)) != 0)
@@ -125,6 +137,7 @@ out:
     bx_verify_result_free(&res);
     free(buf);
     free(doc);
+    cli_files_free(&files);
     free(keyfiles.v);
     free(env_keys);
     free(env_skeys);

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 #include "cli.h"
+#include "paths.h"
 #include "report.h"
 #include "bx_expect.h"
 
@@ -20,6 +21,7 @@ static const char help[] =
     "CERT is a file (*.intoto.json), a JSON Lines bundle (*.intoto.jsonl: one envelope per\n"
     "line), a directory of those, or - for stdin (read as JSON Lines). A directory's other\n"
     "entries are listed as skipped (never failing); its subfolders too, unless --recursive.\n"
+    "An entry that cannot be examined or opened is an error row (exit 3).\n"
     "  --policy P             a policy file or a built-in profile (NAME or NAME@VERSION)\n"
     "  --key PUB              trust this public key (SPKI PEM) besides the policy's\n"
     "  --threshold N          override trust.threshold\n"
@@ -51,7 +53,11 @@ static const char help[] =
     "  -h, --help             this help\n"
     "Environment: BOXCERT_POLICY (for --policy), BOXCERT_KEY (PUB:PUB...: for --key, when\n"
     "none is given), BOXCERT_FORMAT (for --format); the command line wins.\n"
-    "Exit: 0 all pass, 1 a certificate failed, 2 usage or configuration error, 3 I/O error.\n";
+    "Files: an output (--output, --report, --seen) that is another output, an input (a\n"
+    "certificate, the policy, a key, the --expect list) or a certificate's name in a folder\n"
+    "read is refused before anything is read or written (exit 2), however it is spelled.\n"
+    "Exit: 0 all pass, 1 a certificate failed, 2 usage or configuration error, 3 I/O error\n"
+    "(a --seen file that cannot be written is also a failed row in every report).\n";
 
 /* What one verify run keeps: the report, the seen file, and whether an input could not be
  * read or verified (exit 3). Certificates are read and verified by verify/'s batch verifier. */
@@ -110,6 +116,24 @@ static int on_result(void *arg, bx_batch_item *it)
     for (size_t i = 0; i < r->nmore; i++)
         report_result(r->more[i], it->file, it->line, it->res);
     return 0;
+}
+
+/* The --seen file could not be written: a failed row in every report, naming it (the
+ * certificates that passed are not recorded, so a replay of them would pass). */
+static void seen_failed(run *r, const char *path, const bx_error *why)
+{
+    char buf[400];
+    bx_verify_result res = {0};
+    if (!(res.findings = json_array()))
+        return; /* the error line and exit 3 still say it */
+    bx_finding_add(res.findings, "certificate.replay", "fail", NULL, NULL,
+                   "the --seen file could not be written (%s): the certificates that passed "
+                   "are not recorded, so a replay of them would pass",
+                   bx_error_str(why, buf, sizeof buf));
+    report_result(r->rep, path, 0, &res);
+    for (size_t i = 0; i < r->nmore; i++)
+        report_result(r->more[i], path, 0, &res);
+    bx_verify_result_free(&res);
 }
 
 /* --report F=FILE, each written atomically beside FILE. */
@@ -212,6 +236,7 @@ int cmd_verify(int argc, char **argv)
     run run_ = {0}, *r = &run_;
     more_out more[MORE_MAX] = {0};
     size_t nmore = 0;
+    cli_files files = {0};
 
     while ((c = cli_getopt("verify", argc, argv, opts)) != -1) {
         switch (c) {
@@ -275,6 +300,18 @@ int cmd_verify(int argc, char **argv)
         rc = cli_usage_error("verify", "no certificate given (see --help)");
         goto out;
     }
+    /* every file written is checked against every file read, before anything is */
+    cli_files_add(&files, "--output", output, CLI_OUT);
+    for (size_t i = 0; i < nmore; i++)
+        cli_files_add(&files, "--report", more[i].path, CLI_OUT);
+    cli_files_add(&files, "--seen", seen_path, CLI_OUT);
+    cli_files_add_policy(&files, policy_arg);
+    for (size_t i = 0; i < keys.n; i++)
+        cli_files_add(&files, "--key", keys.v[i], CLI_IN);
+    cli_files_add(&files, "--expect", expect_path, CLI_IN);
+    cli_files_add_certs(&files, argv + optind, (size_t)(argc - optind), so.recursive);
+    if ((rc = cli_files_check(&files)) != 0)
+        goto out;
     if ((rc = cli_load_policy(policy_arg, keys.v, keys.n, threshold, &p)) != 0)
         goto out;
     if (!(policy_id = bx_policy_identity(p, &err))) {
@@ -358,6 +395,16 @@ int cmd_verify(int argc, char **argv)
         for (size_t i = 0; i < r->nmore; i++)
             report_rows(r->more[i], rows);
     }
+    /* the --seen file before the reports: when it cannot be written, every report says so */
+    if (r->seen) {
+        int src = bx_seen_close(r->seen, &err);
+        r->seen = NULL;
+        if (src != 0) {
+            cli_report(seen_path, &err);
+            r->io_error = 1;
+            seen_failed(r, seen_path, &err);
+        }
+    }
     size_t total = report_count(r->rep), failed = report_failed(r->rep);
     int werr = report_close(r->rep);
     r->rep = NULL;
@@ -373,14 +420,6 @@ int cmd_verify(int argc, char **argv)
             r->io_error = 1;
         } else if (bx_atomic_commit(a, &err) != 0) {
             cli_report(more[i].path, &err);
-            r->io_error = 1;
-        }
-    }
-    if (r->seen) {
-        int src = bx_seen_close(r->seen, &err);
-        r->seen = NULL;
-        if (src != 0) {
-            cli_report(seen_path, &err);
             r->io_error = 1;
         }
     }
@@ -421,6 +460,7 @@ out:
     bx_expect_check_free(r->expect);
     bx_expect_free(&expect);
     json_decref(rows);
+    cli_files_free(&files);
     free(keys.v);
     free(env_keys);
     free(labels.v);

@@ -128,7 +128,11 @@ char *report_json_ascii(const json_t *v)
 /* Markdown (GitHub's, in a table cell, never in a code span): the human escaping first, then
  * every character that Markdown or HTML reads inline (and a backslash, so the escapes read as
  * written) as an entity: a name can neither end a cell nor start a link, an emphasis, a code
- * span or a tag. */
+ * span or a tag. Nor an autolink (GFM's extended ones: http://, https://, ftp://, www.,
+ * mailto:, xmpp: and bare e-mail addresses): ':' and '.' are entities too, which GFM's
+ * autolinker never reads as the characters they stand for, and '@' is preceded by a
+ * zero-width space (U+200B), since GitHub links an e-mail address in text however its '@'
+ * was written. */
 static void md_put(FILE *f, const char *s)
 {
     size_t n = strlen(s ? s : ""), step;
@@ -144,7 +148,9 @@ static void md_put(FILE *f, const char *s)
             continue;
         }
         for (size_t j = 0; j < k; j++) {
-            if (strchr("&<>|\\`*_[]~", c[j]) && c[j])
+            if (c[j] == '@')
+                fputs("&#8203;", f);
+            if (strchr("&<>|\\`*_[]~:.@", c[j]) && c[j])
                 fprintf(f, "&#%d;", (unsigned char)c[j]);
             else
                 fputc(c[j], f);

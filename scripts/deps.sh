@@ -9,7 +9,7 @@ pkgs=(
   libssl-dev libjansson-dev libyaml-dev libgit2-dev libcurl4-openssl-dev libseccomp-dev
   docker.io containerd runc runsc busybox-static podman
   iptables catatonit slirp4netns uidmap xz-utils
-  strace python3-jsonschema python3-junitparser libxml2-utils clang libclang-rt-14-dev valgrind chromium iproute2
+  strace python3-jsonschema python3-junitparser libxml2-utils cmark-gfm clang libclang-rt-14-dev valgrind chromium iproute2
   man-db zsh lintian mmdebstrap dpkg-dev fakeroot file
 )
 

@@ -166,18 +166,21 @@ char *bx_unescape(const char *s, size_t *len)
     return out;
 }
 
-/* RFC 3986: unreserved characters and the path's sub-delimiters, ':', '@' and '/' stay. */
+/* RFC 3986: unreserved characters, the path's sub-delimiters, '@' and '/' stay. A relative
+ * reference is all it can be read as: ':' is always %3A (so nothing reads as a scheme,
+ * "javascript:", "C:", "file:"), and a second leading '/' is %2F (so "//host" is no
+ * authority). */
 char *bx_uri_path(const char *s)
 {
     static const char keep[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
-                               "-._~!$&'()*+,;=:@/";
+                               "-._~!$&'()*+,;=@/";
     const unsigned char *p = (const unsigned char *)(s ? s : "");
     size_t n = strlen((const char *)p), o = 0;
     char *out = bx_malloc(n * 3 + 1);
     if (!out)
         return NULL;
     for (size_t i = 0; i < n; i++) {
-        if (p[i] && strchr(keep, p[i]))
+        if (p[i] && strchr(keep, p[i]) && !(i == 1 && p[0] == '/' && p[1] == '/'))
             out[o++] = (char)p[i];
         else
             o += (size_t)snprintf(out + o, 4, "%%%02X", p[i]);

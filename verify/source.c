@@ -26,6 +26,8 @@ typedef struct {
     size_t max;
     bx_source_fn fn;
     void *arg;
+    char *path; /* the name of what is read in a folder, grown as the walk goes down */
+    size_t plen, pcap;
 } src;
 
 static int ends_with(const char *s, const char *suf)
@@ -62,16 +64,17 @@ static int cert_input(src *s, const char *file, size_t line, char *buf, size_t l
     return rc;
 }
 
-/* Open path for reading only if it is a regular file: O_NONBLOCK so a FIFO or a device named
- * like a certificate cannot hang the open, fstat before any read. -1 with why set otherwise. */
-static int open_regular(const char *path, struct stat *st, bx_error *why)
+/* Open name in the folder dfd (AT_FDCWD: path) for reading only if it is a regular file:
+ * O_NONBLOCK so a FIFO or a device named like a certificate cannot hang the open, fstat
+ * before any read. path names it in errors. -1 with why set otherwise. */
+static int open_regular(int dfd, const char *name, const char *path, struct stat *st, bx_error *why)
 {
-    int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+    int fd = openat(dfd, name, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
     if (fd < 0) {
         /* a socket cannot be opened at all (ENXIO): what is not a regular file is the input's
          * fault, not the environment's */
         struct stat ls;
-        if (errno == ENXIO && stat(path, &ls) == 0 && !S_ISREG(ls.st_mode))
+        if (errno == ENXIO && fstatat(dfd, name, &ls, 0) == 0 && !S_ISREG(ls.st_mode))
             return bx_error_set(why, BX_EINVAL, path,
                                 "not a regular file (a FIFO, socket or device is never read)"),
                    -1;
@@ -94,13 +97,13 @@ static int open_regular(const char *path, struct stat *st, bx_error *why)
 
 /* ---- one envelope a file --------------------------------------------------------------- */
 
-static int single(src *s, const char *path)
+static int single(src *s, int dfd, const char *name, const char *path)
 {
     struct stat st;
     bx_error why;
     char *buf = NULL;
     size_t len = 0;
-    int fd = open_regular(path, &st, &why);
+    int fd = open_regular(dfd, name, path, &st, &why);
 
     if (fd < 0)
         return error_input(s, path, 0, &why);
@@ -236,7 +239,7 @@ out:
     return rc;
 }
 
-static int bundle(src *s, const char *path)
+static int bundle(src *s, int dfd, const char *name, const char *path)
 {
     struct stat st;
     bx_error why;
@@ -244,41 +247,113 @@ static int bundle(src *s, const char *path)
 
     if (strcmp(path, "-") == 0)
         return lines(s, STDIN_FILENO, "-");
-    if ((fd = open_regular(path, &st, &why)) < 0)
+    if ((fd = open_regular(dfd, name, path, &st, &why)) < 0)
         return error_input(s, path, 0, &why);
     rc = lines(s, fd, path);
     close(fd);
     return rc;
 }
 
-/* ---- folders ------------------------------------------------------------------------------ */
-
-static int input(src *s, const char *path, int depth);
+/* ---- folders ------------------------------------------------------------------------------
+ * Walked by descriptor: each entry is examined (fstatat) and opened (openat) relative to its
+ * folder's descriptor, never by a path, so no path length limits the walk and no folder is
+ * reached through a link. s->path holds the name of what is being read, for the report. */
 
 static int name_cmp(const void *a, const void *b)
 {
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-static int folder(src *s, const char *path, int depth)
+/* Append "/name" (no second slash) to s->path; BX_ENOMEM when out of memory. */
+static int path_push(src *s, const char *name)
 {
-    DIR *d = opendir(path);
-    struct dirent *e;
-    char **names = NULL;
-    size_t n = 0, cap = 0;
-    int rc = 0;
-    bx_error why;
+    size_t n = strlen(name), sep = s->plen && s->path[s->plen - 1] != '/';
+    if (s->plen + sep + n + 1 > s->pcap) {
+        size_t cap = s->pcap ? s->pcap : 256;
+        char *g;
+        while (cap < s->plen + sep + n + 1)
+            cap *= 2;
+        if (!(g = bx_realloc(s->path, cap)))
+            return BX_ENOMEM;
+        s->path = g;
+        s->pcap = cap;
+    }
+    if (sep)
+        s->path[s->plen++] = '/';
+    memcpy(s->path + s->plen, name, n + 1);
+    s->plen += n;
+    return 0;
+}
 
-    if (!d) {
-        bx_error_errno(&why, BX_EIO, path, "cannot open the folder");
+static int folder(src *s, int dfd, int depth);
+
+/* One entry of the folder dfd, named s->path. */
+static int entry(src *s, int dfd, const char *name, int depth)
+{
+    struct stat st, to;
+    bx_error why;
+    const char *path = s->path;
+    int rc;
+
+    /* an entry that cannot be examined is an error, never "not a certificate" */
+    if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) != 0) {
+        bx_error_errno(&why, BX_EIO, path,
+                       errno == ENOENT ? "gone while its folder was read" : "cannot examine");
         return error_input(s, path, 0, &why);
     }
+    if (bx_source_is_certificate_name(name))
+        /* named as a certificate, it is judged as one: what is not a regular file (a folder,
+         * a FIFO, a device) is an error input, never a silence */
+        return ends_with(name, ".jsonl") ? bundle(s, dfd, name, path) : single(s, dfd, name, path);
+    if (S_ISDIR(st.st_mode)) {
+        if (!s->o || !s->o->recursive)
+            return skipped_input(s, path, "a folder (--recursive reads folders too)");
+        if (depth + 1 >= DEPTH_MAX) {
+            bx_error_set(&why, BX_EINVAL, path, "folders nested deeper than %d", DEPTH_MAX);
+            return error_input(s, path, 0, &why);
+        }
+        int cfd = openat(dfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+        if (cfd < 0) {
+            bx_error_errno(&why, BX_EIO, path, "cannot open the folder");
+            return error_input(s, path, 0, &why);
+        }
+        if (fstat(cfd, &to) != 0 || to.st_dev != st.st_dev || to.st_ino != st.st_ino) {
+            close(cfd);
+            bx_error_set(&why, BX_EIO, path, "replaced while its folder was read");
+            return error_input(s, path, 0, &why);
+        }
+        rc = folder(s, cfd, depth + 1);
+        close(cfd);
+        return rc;
+    }
+    if (S_ISLNK(st.st_mode) && fstatat(dfd, name, &to, 0) == 0 && S_ISDIR(to.st_mode))
+        return skipped_input(s, path, "a link to a folder (never followed)");
+    return skipped_input(s, path, "not a certificate's name (*.intoto.json, *.intoto.jsonl)");
+}
+
+/* The entries of the folder dfd (borrowed), named s->path, in name order. */
+static int folder(src *s, int dfd, int depth)
+{
+    DIR *d = NULL;
+    struct dirent *e;
+    char **names = NULL;
+    size_t n = 0, cap = 0, base = s->plen;
+    int rc = 0, lfd = dup(dfd);
+    bx_error why;
+
+    if (lfd < 0 || !(d = fdopendir(lfd))) {
+        if (lfd >= 0)
+            close(lfd);
+        bx_error_errno(&why, BX_EIO, s->path, "cannot open the folder");
+        return error_input(s, s->path, 0, &why);
+    }
+    rewinddir(d);
     for (;;) {
         errno = 0;
         if (!(e = readdir(d))) {
             if (errno) { /* the folder could not be read to its end: the list is not whole */
-                bx_error_errno(&why, BX_EIO, path, "cannot read the folder");
-                rc = error_input(s, path, 0, &why);
+                bx_error_errno(&why, BX_EIO, s->path, "cannot read the folder");
+                rc = error_input(s, s->path, 0, &why);
                 if (rc)
                     goto out;
             }
@@ -296,12 +371,10 @@ static int folder(src *s, const char *path, int depth)
             names = g;
             cap = c;
         }
-        size_t len = strlen(path) + 1 + strlen(e->d_name) + 1;
-        if (!(names[n] = bx_malloc(len))) {
+        if (!(names[n] = bx_strdup(e->d_name))) {
             rc = BX_ENOMEM;
             goto out;
         }
-        snprintf(names[n], len, "%s%s%s", path, ends_with(path, "/") ? "" : "/", e->d_name);
         n++;
     }
     closedir(d);
@@ -309,25 +382,11 @@ static int folder(src *s, const char *path, int depth)
     if (n)
         qsort(names, n, sizeof *names, name_cmp);
     for (size_t i = 0; rc == 0 && i < n; i++) {
-        struct stat st;
-        const char *base = strrchr(names[i], '/') + 1;
-        int is_dir = lstat(names[i], &st) == 0 && S_ISDIR(st.st_mode);
-        int link_dir =
-            !is_dir && S_ISLNK(st.st_mode) && stat(names[i], &st) == 0 && S_ISDIR(st.st_mode);
-        if (bx_source_is_certificate_name(base)) {
-            /* named as a certificate, it is judged as one: what is not a regular file (a
-             * folder, a FIFO, a device) is an error input, never a silence */
-            rc = ends_with(base, ".jsonl") ? bundle(s, names[i]) : single(s, names[i]);
-        } else if (is_dir) {
-            rc = s->o && s->o->recursive
-                     ? input(s, names[i], depth + 1)
-                     : skipped_input(s, names[i], "a folder (--recursive reads folders too)");
-        } else if (link_dir) {
-            rc = skipped_input(s, names[i], "a link to a folder (never followed)");
-        } else {
-            rc = skipped_input(s, names[i],
-                               "not a certificate's name (*.intoto.json, *.intoto.jsonl)");
-        }
+        if ((rc = path_push(s, names[i])) != 0)
+            break;
+        rc = entry(s, dfd, names[i], depth);
+        s->plen = base;
+        s->path[base] = '\0';
     }
 out:
     if (d)
@@ -338,21 +397,29 @@ out:
     return rc;
 }
 
-static int input(src *s, const char *path, int depth)
+static int input(src *s, const char *path)
 {
     struct stat st;
     bx_error why;
+    int fd, rc;
 
     if (strcmp(path, "-") == 0)
-        return bundle(s, path);
+        return bundle(s, AT_FDCWD, path, path);
     if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
-        if (depth >= DEPTH_MAX) {
-            bx_error_set(&why, BX_EINVAL, path, "folders nested deeper than %d", DEPTH_MAX);
+        /* the folder named is read through a link; none below it is */
+        if ((fd = open(path, O_RDONLY | O_DIRECTORY | O_NONBLOCK | O_CLOEXEC)) < 0) {
+            bx_error_errno(&why, BX_EIO, path, "cannot open the folder");
             return error_input(s, path, 0, &why);
         }
-        return folder(s, path, depth);
+        s->plen = 0;
+        rc = path_push(s, path);
+        if (rc == 0)
+            rc = folder(s, fd, 0);
+        close(fd);
+        return rc;
     }
-    return ends_with(path, ".jsonl") ? bundle(s, path) : single(s, path);
+    return ends_with(path, ".jsonl") ? bundle(s, AT_FDCWD, path, path)
+                                     : single(s, AT_FDCWD, path, path);
 }
 
 int bx_source_read(const char *path, const bx_source_opts *o, bx_source_fn fn, void *arg)
@@ -361,7 +428,9 @@ int bx_source_read(const char *path, const bx_source_opts *o, bx_source_fn fn, v
              .max = o && o->max_size ? o->max_size : BX_ENVELOPE_MAX_DEFAULT,
              .fn = fn,
              .arg = arg};
-    return input(&s, path, 0);
+    int rc = input(&s, path);
+    free(s.path);
+    return rc;
 }
 
 /* ---- exactly one ------------------------------------------------------------------------- */

@@ -15,6 +15,7 @@ file in a folder that does not exist yet; a re-run of the same run on the same r
 same seen file) passes, another run presenting the certificates fails certificate.replay;
 a hostile input is data, never code. Prints TAP; exits 1 on any failure.
 """
+import html
 import hashlib
 import json
 import os
@@ -231,7 +232,8 @@ for kind in ("github", "gitlab"):
     if kind == "github":
         check(re.search(r"^::error file=bad/weak\.intoto\.json,title=containment\.rootfs::", log, re.M),
               "github: the failure annotated", log)
-        rows = [l for l in summary.splitlines() if l.startswith("| **")]
+        # a name's '.', ':' and '@' are entities in the summary (no autolink): read them back
+        rows = [html.unescape(l).replace("\u200b", "") for l in summary.splitlines() if l.startswith("| **")]
         check(summary.startswith("### boxcert verify: FAIL") and len(rows) == 3
               and any(l.startswith("| **FAIL** | bad/weak.intoto.json | build-weak |") for l in rows)
               and any(l.startswith("| **NONCOMPLIANT** |") and "build-weak" in l for l in rows)

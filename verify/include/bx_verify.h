@@ -65,12 +65,15 @@ void bx_verify_result_update(bx_verify_result *res);
  * with recursive its subfolders too), or "-" (standard input, JSON Lines). Every input is
  * handed on in order, and none is dropped in silence:
  *   - what cannot be read (a file that is not regular: a FIFO, socket or device is never
- *     opened for reading; a read error; a folder that cannot be read to its end; a file or a
- *     bundle line over the size cap) is a BX_INPUT_ERROR input naming the file and line;
+ *     opened for reading; a read error; a folder that cannot be read to its end; a folder's
+ *     entry that cannot be examined, a subfolder that cannot be opened; a file or a bundle
+ *     line over the size cap) is a BX_INPUT_ERROR input naming the file and line;
  *     a bundle line over the cap also ends that bundle;
  *   - a folder's entry that is not a certificate's name, a subfolder (without recursive) and
  *     a link to a folder are BX_INPUT_SKIPPED inputs;
- *   - running out of memory stops the whole: bx_source_read returns BX_ENOMEM. */
+ *   - running out of memory stops the whole: bx_source_read returns BX_ENOMEM.
+ * Folders are walked by descriptor (openat, fstatat): no path length limits the walk, and
+ * no folder below the one named is reached through a link. */
 typedef struct {
     size_t max_size; /* per envelope and per bundle line; 0 = BX_ENVELOPE_MAX_DEFAULT */
     int recursive;   /* a folder's subfolders too (never a link to one) */
@@ -199,8 +202,10 @@ char *bx_escape(const char *s, int flags);
 /* The bytes an escaped string stands for (caller frees; *len without the NUL, which may also
  * occur inside), or NULL for an escape this encoding does not write, or out of memory. */
 char *bx_unescape(const char *s, size_t *len);
-/* s as an RFC 3986 path: every byte but the unreserved characters, the sub-delimiters, ':',
- * '@' and '/' as %XX (SARIF's artifactLocation.uri). Caller frees; NULL when out of memory. */
+/* s as an RFC 3986 relative reference (SARIF's artifactLocation.uri): every byte but the
+ * unreserved characters, the sub-delimiters, '@' and '/' as %XX, ':' always (no scheme can be
+ * read from it) and the second '/' of a leading "//" (no authority). Percent-decoding gives s
+ * back. Caller frees; NULL when out of memory. */
 char *bx_uri_path(const char *s);
 /* s as one field of the text format: as it is when it is not empty and holds only
  * [A-Za-z0-9-._:/@+,~%], else in double quotes with the human escaping and \" for a quote
