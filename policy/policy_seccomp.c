@@ -106,8 +106,8 @@ static const json_t *programs(const bxp_ev *e, const char *rule, const json_t *w
 #define NRS_MAX 8     /* numbers one name stands for in one table (x32 has at most 2) */
 
 /* SECCOMP_MODE_STRICT lets these through on every ABI (read, write, _exit, sigreturn). */
-static const char *const strict_allows[] = {"read", "write", "exit", "rt_sigreturn", "sigreturn",
-                                            NULL};
+static const char *const strict_allows[] = {"read",         "write",     "exit",
+                                            "rt_sigreturn", "sigreturn", NULL};
 
 /* "#A" or "#A-B", 0 <= A <= B < NR_COUNT, decimal without leading zeros: 0 with the run in
  * lo..hi, -1 when s is not such a run. */
@@ -187,8 +187,9 @@ static int chain_family(const json_t *abis, char *why, size_t n)
     {
         int f = bxp_syscall_family(bxp_syscall_abi(abi));
         if (f < 0 || (fam >= 0 && f != fam)) {
-            snprintf(why, n, "ABI %s is not one of a known architecture's (x86_64, x32, x86; "
-                             "aarch64, arm)",
+            snprintf(why, n,
+                     "ABI %s is not one of a known architecture's (x86_64, x32, x86; "
+                     "aarch64, arm)",
                      abi);
             return -1;
         }

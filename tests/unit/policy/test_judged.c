@@ -1,0 +1,223 @@
+// SPDX-License-Identifier: Apache-2.0
+/* Nothing judged is not a pass: containment.seccomp.deny on chains that carry no syscall
+ * table, part of one, tables of an unknown architecture, names no table resolves, runs of
+ * numbers and the numbers past the table; and the policy naming a syscall no table knows.
+ * Each case is one the mutations of tests/mutations/judged-bounded.txt would get wrong. */
+#include "eval_case.h"
+
+#include <stdio.h>
+
+#define DENY "version: 1\ncontainment:\n  seccomp:\n    deny: [%s]\n"
+
+/* x86_64's lists for a chain: allow (JSON array text) on x86_64, the same for x32 and x86
+ * unless given. */
+static char *x86(const char *a64, const char *a32, const char *a86, const char *beyond)
+{
+    char *s = malloc(2048);
+    snprintf(s, 2048,
+             "{\"x86_64\": {\"allow\": %s, \"depends\": [], \"beyond\": \"%s\"},"
+             " \"x32\": {\"allow\": %s, \"depends\": [], \"beyond\": \"%s\"},"
+             " \"x86\": {\"allow\": %s, \"depends\": [], \"beyond\": \"%s\"}}",
+             a64, beyond, a32 ? a32 : a64, beyond, a86 ? a86 : a64, beyond);
+    return s;
+}
+
+/* A containment whose one chain has abis (JSON text); strict tasks in strict mode. */
+static char *cont(const char *abis, int strict)
+{
+    char *s = malloc(4096);
+    snprintf(s, 4096,
+             "{\"seccompPrograms\": {\"servedBy\": \"kernel\", \"chains\": [{\"sha256\": "
+             "\"%064d\", \"tasks\": 1, \"filters\": 1, \"insns\": 10, \"log\": false, \"abis\": "
+             "%s, \"otherArch\": \"kill_thread\"}], \"tasks\": {\"filter\": 1, \"none\": 0, "
+             "\"strict\": %d, \"unread\": 0}, \"unread\": [], \"why\": null}}",
+             7, abis, strict);
+    return s;
+}
+
+static void deny_case(const char *deny, const char *abis, int strict, const char *want,
+                      const char *name)
+{
+    char pol[512];
+    char *c = cont(abis, strict);
+    snprintf(pol, sizeof pol, DENY, deny);
+    expect(pol, c, NULL, "containment.seccomp_deny", want, name);
+    free(c);
+}
+
+static void deny_x86(const char *deny, const char *a64, const char *a32, const char *a86,
+                     const char *beyond, const char *want, const char *name)
+{
+    char *abis = x86(a64, a32, a86, beyond);
+    deny_case(deny, abis, 0, want, name);
+    free(abis);
+}
+
+static void tables(void)
+{
+    /* the case of the review: a chain with nothing to judge */
+    deny_case("ptrace", "{}", 0, "unknown", "a chain with no ABI's table");
+    deny_case("ptrace", "null", 0, "unknown", "a chain whose abis is null");
+    deny_case("ptrace", "[]", 0, "unknown", "a chain whose abis is a list");
+    deny_case("ptrace", "{\"x86_64\": {\"allow\": [], \"depends\": [], \"beyond\": \"deny\"}}", 0,
+              "unknown", "x86_64 alone: x32 and x86 not judged");
+    deny_case("ptrace",
+              "{\"x86_64\": {\"allow\": [], \"depends\": []}, \"x32\": {\"allow\": [], "
+              "\"depends\": []}}",
+              0, "unknown", "two of three ABIs");
+    deny_case("ptrace",
+              "{\"mips\": {\"allow\": [], \"depends\": []}, \"x86_64\": {\"allow\": [], "
+              "\"depends\": []}, \"x32\": {\"allow\": [], \"depends\": []}}",
+              0, "unknown", "an ABI of no known architecture");
+    deny_case("ptrace",
+              "{\"x86_64\": {\"allow\": [], \"depends\": []}, \"x32\": {\"allow\": [], "
+              "\"depends\": []}, \"arm\": {\"allow\": [], \"depends\": []}}",
+              0, "unknown", "ABIs of two architectures");
+    deny_case("ptrace",
+              "{\"x86_64\": {\"allow\": [], \"depends\": []}, \"x32\": {\"allow\": [], "
+              "\"depends\": []}, \"x86\": {\"depends\": []}}",
+              0, "unknown", "an ABI without its allow list");
+    deny_case("ptrace",
+              "{\"x86_64\": {\"allow\": [], \"depends\": []}, \"x32\": {\"allow\": [], "
+              "\"depends\": null}, \"x86\": {\"allow\": [], \"depends\": []}}",
+              0, "unknown", "an ABI whose depends is null");
+    deny_case("ptrace",
+              "{\"aarch64\": {\"allow\": [], \"depends\": [], \"beyond\": \"deny\"}, \"arm\": "
+              "{\"allow\": [], \"depends\": [], \"beyond\": \"deny\"}}",
+              0, "pass", "aarch64 and arm: a whole known architecture");
+
+    /* x86's whole family: judged by number */
+    deny_x86("ptrace", "[\"read\", \"write\"]", NULL, NULL, "deny", "pass",
+             "ptrace in no list: denied");
+    deny_x86("ptrace", "[\"ptrace\", \"read\"]", NULL, NULL, "deny", "fail",
+             "ptrace allowed on every ABI");
+    deny_x86("ptrace", "[]", "[\"ptrace\"]", NULL, "deny", "fail", "ptrace allowed on x32 only");
+    deny_x86("ptrace", "[]", NULL, "[\"ptrace\"]", "deny", "fail", "ptrace allowed on x86 only");
+    deny_x86("ptrace", "[\"#101\"]", "[]", "[]", "deny", "fail",
+             "ptrace's number (101) as a run #101");
+    deny_x86("ptrace", "[\"#100-102\"]", "[]", "[]", "deny", "fail",
+             "a run #100-102 covers ptrace's 101");
+    deny_x86("ptrace", "[\"#101-101\"]", "[]", "[]", "deny", "fail", "a run #101-101");
+    deny_x86("ptrace", "[\"#102-110\"]", "[]", "[]", "deny", "pass", "a run past ptrace's 101");
+    deny_x86("ptrace", "[\"#0-100\"]", "[]", "[]", "deny", "pass", "a run up to 100");
+    deny_x86("ptrace", "[]", "[]", "[\"#26\"]", "deny", "fail", "x86's ptrace is 26");
+    deny_x86("ptrace", "[\"frobnicate\"]", "[]", "[]", "deny", "unknown",
+             "a listed name no table resolves could be ptrace");
+    deny_x86("ptrace", "[\"#01\"]", "[]", "[]", "deny", "unknown", "a run with a leading zero");
+    deny_x86("ptrace", "[\"#110-102\"]", "[]", "[]", "deny", "unknown", "a run backwards");
+    deny_x86("ptrace", "[\"#1024\"]", "[]", "[]", "deny", "unknown", "a run past the table");
+    deny_x86("ptrace", "[\"#\"]", "[]", "[]", "deny", "unknown", "a run without a number");
+    deny_x86("ptrace", "[\"#1-2-3\"]", "[]", "[]", "deny", "unknown", "a run of three");
+    deny_x86("ptrace", "[\"#5-\"]", "[]", "[]", "deny", "unknown", "a run without its end");
+    deny_x86("ptrace", "[7]", "[]", "[]", "deny", "unknown", "a listed number, not a name");
+    deny_x86("ptrace", "[\"read\", \"frobnicate\", \"ptrace\"]", "[]", "[]", "deny", "fail",
+             "let through and an odd name: fail wins");
+    /* a name on some ABIs of the family: x32 has no _sysctl; arm_fadvise64_64 is arm's */
+    deny_x86("_sysctl", "[]", "[]", "[]", "deny", "pass", "_sysctl, on x86_64 and x86 only");
+    deny_x86("_sysctl", "[]", "[]", "[\"_sysctl\"]", "deny", "fail", "_sysctl allowed on x86");
+    deny_x86("arm_fadvise64_64", "[]", "[]", "[]", "deny", "unknown",
+             "a name only another architecture's table knows");
+    deny_x86("arm_fadvise64_64, ptrace", "[\"ptrace\"]", "[]", "[]", "deny", "fail",
+             "... and another let through: fail");
+
+    /* depends counts as let through */
+    {
+        char *a = malloc(2048);
+        snprintf(a, 2048,
+                 "{\"x86_64\": {\"allow\": [], \"depends\": [\"ptrace\"]}, \"x32\": {\"allow\": "
+                 "[], \"depends\": []}, \"x86\": {\"allow\": [], \"depends\": []}}");
+        deny_case("ptrace", a, 0, "fail", "ptrace depends on its arguments");
+        free(a);
+    }
+
+    /* past 1023: arm's private calls are judged by beyond */
+    static const struct {
+        const char *beyond, *want;
+    } past[] = {{"\"deny\"", "pass"},  {"\"errno(1)\"", "pass"}, {"\"kill_thread\"", "pass"},
+                {"\"allow\"", "fail"}, {"\"depends\"", "fail"},  {"null", "unknown"},
+                {"7", "unknown"}};
+    for (size_t i = 0; i < sizeof past / sizeof past[0]; i++) {
+        char a[512], n[64];
+        snprintf(a, sizeof a,
+                 "{\"aarch64\": {\"allow\": [], \"depends\": [], \"beyond\": \"deny\"}, \"arm\": "
+                 "{\"allow\": [], \"depends\": [], \"beyond\": %s}}",
+                 past[i].beyond);
+        snprintf(n, sizeof n, "arm's cacheflush (0xf0002), beyond %s", past[i].beyond);
+        deny_case("cacheflush", a, 0, past[i].want, n);
+    }
+
+    /* SECCOMP_MODE_STRICT lets read, write, exit and sigreturn through */
+    {
+        char *a = x86("[]", NULL, NULL, "deny");
+        deny_case("write", a, 1, "fail", "write under strict mode");
+        deny_case("exit", a, 1, "fail", "exit under strict mode");
+        deny_case("rt_sigreturn", a, 1, "fail", "rt_sigreturn under strict mode");
+        deny_case("ptrace", a, 1, "pass", "ptrace under strict mode");
+        deny_case("write", a, 0, "pass", "write with no strict task");
+        free(a);
+    }
+    /* strict tasks alone, no chain: judged, not vacuous */
+    expect("version: 1\ncontainment:\n  seccomp:\n    deny: [write]\n",
+           "{\"seccompPrograms\": {\"servedBy\": \"kernel\", \"chains\": [], \"tasks\": "
+           "{\"filter\": 0, \"none\": 0, \"strict\": 1, \"unread\": 0}, \"unread\": []}}",
+           NULL, "containment.seccomp_deny", "fail", "strict tasks only, write denied");
+}
+
+/* which tasks run what: not counted is not judged */
+static void tasks(void)
+{
+    static const char *const odd[] = {
+        "\"tasks\": {\"filter\": 1, \"strict\": 0, \"unread\": 0}, \"unread\": []",
+        "\"tasks\": {\"filter\": 1, \"none\": 0, \"unread\": 0}, \"unread\": []",
+        "\"tasks\": {\"filter\": 1, \"none\": null, \"strict\": 0}, \"unread\": []",
+        "\"tasks\": {\"filter\": 1, \"none\": 0, \"strict\": 0, \"unread\": 0}",
+        "\"tasks\": {\"filter\": 1, \"none\": 0, \"strict\": 0}, \"unread\": null",
+        "\"unread\": []",
+    };
+    char *abis = x86("[]", NULL, NULL, "deny");
+    for (size_t i = 0; i < sizeof odd / sizeof odd[0]; i++) {
+        char c[4096];
+        snprintf(c, sizeof c,
+                 "{\"seccompPrograms\": {\"servedBy\": \"kernel\", \"chains\": [{\"sha256\": "
+                 "\"%064d\", \"abis\": %s}], %s}}",
+                 0, abis, odd[i]);
+        expect("version: 1\ncontainment:\n  seccomp:\n    deny: [ptrace]\n", c, NULL,
+               "containment.seccomp_deny", "unknown", odd[i]);
+    }
+    free(abis);
+}
+
+/* a policy naming a syscall no table knows: refused at load, with its place and name */
+static void load(void)
+{
+    static const struct {
+        const char *deny;
+        int ok;
+    } t[] = {
+        {"ptrace", 1},     {"cacheflush", 1}, {"arm_fadvise64_64", 1},   {"rt_sigaction", 1},
+        {"frobnicate", 0}, {"ptrac", 0},      {"ptrace, nosuchcall", 0}, {"mseal_not_yet", 0},
+    };
+    for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
+        char pol[256];
+        bx_policy *p = NULL;
+        bx_error err = {0};
+        snprintf(pol, sizeof pol, DENY, t[i].deny);
+        int rc = bx_policy_load_buffer(pol, strlen(pol), "deny.yaml", &p, &err);
+        is_int(rc == 0, t[i].ok, "deny [%s] %s", t[i].deny, t[i].ok ? "loads" : "is refused");
+        if (!t[i].ok) {
+            const char *bad = strrchr(t[i].deny, ' ') ? strrchr(t[i].deny, ' ') + 1 : t[i].deny;
+            ok(strstr(err.msg, bad) != NULL, "... the message names %s: %s", bad, err.msg);
+            ok(strstr(err.where, "deny.yaml") != NULL && strstr(err.where, "deny") != NULL,
+               "... the place names the file and the key: %s", err.where);
+        }
+        bx_policy_free(p);
+    }
+}
+
+int main(void)
+{
+    tables();
+    tasks();
+    load();
+    return tap_done();
+}
