@@ -244,8 +244,6 @@ int bx_source_check(const char *dir, const char *rev, int *dirty, unsigned *igno
     git_config *empty = NULL;
     git_oid oid;
     walk w = {.root = -1, .err = err};
-    char dotgit[4096];
-    struct stat st;
     int rc = 0, g, bare = 0;
 
     *dirty = 0;
@@ -263,7 +261,8 @@ int bx_source_check(const char *dir, const char *rev, int *dirty, unsigned *igno
         goto out;
     }
     /* no file of its .git that libgit2 reads may block it or be other than git's own; a bare
-     * repository has no work tree to compare: refused, never recorded clean */
+     * repository (bare by what is there, dir/.git absent, not by what its config says) has
+     * no work tree to compare: refused, never recorded clean */
     if ((rc = bx_git_layout_check(dir, 0, &bare, err)) != 0)
         goto out;
     if (bare) {
@@ -278,15 +277,6 @@ int bx_source_check(const char *dir, const char *rev, int *dirty, unsigned *igno
     }
     if (git_oid_fromstr(&oid, rev) < 0 || git_commit_lookup(&commit, repo, &oid) < 0) {
         rc = git_fail(err, BX_ECONFIG, rev, "no such commit in the repository");
-        goto out;
-    }
-    /* bare by what is there, not by what its config says: dir holds .git, or it is a git
-     * folder itself */
-    snprintf(dotgit, sizeof dotgit, "%s/.git", dir);
-    if (lstat(dotgit, &st) != 0) {
-        rc = bx_error_set(err, BX_ECONFIG, dir,
-                          "a bare repository: no work tree to compare with the commit (give the "
-                          "checkout's own folder)");
         goto out;
     }
     if (ignored)
