@@ -214,10 +214,103 @@ static void load(void)
     }
 }
 
+/* lists: [] that the collector observed is evidence of none; null, absent or not a list is
+ * not (docs/policy.md, "Nothing judged is not a pass") */
+static void lists(void)
+{
+    static const struct {
+        const char *cont, *want, *name;
+    } dev[] = {
+        {"{\"devices\": {\"devices\": [], \"cgroupRules\": [], \"allowAll\": false}}", "pass",
+         "devices: none observed (v1: no nodes member)"},
+        {"{\"devices\": {\"devices\": [], \"cgroupRules\": [], \"allowAll\": false, \"nodes\": "
+         "[]}}",
+         "pass", "devices: nodes [] observed"},
+        /* nodes null: runsc (the sentry's /dev) or level engine; judged on devices and
+         * cgroupRules, as the certificate's meaning of null says (docs/policy.md) */
+        {"{\"devices\": {\"devices\": [], \"cgroupRules\": [], \"allowAll\": false, \"nodes\": "
+         "null}}",
+         "pass", "devices: nodes null (the sentry's /dev, or not read at level engine)"},
+        {"{\"devices\": {\"devices\": [], \"cgroupRules\": [], \"allowAll\": false, \"nodes\": "
+         "[{}]}}",
+         "unknown", "devices: a node of unknown shape"},
+        {"{\"devices\": {\"devices\": null, \"cgroupRules\": [], \"allowAll\": false}}", "unknown",
+         "devices: devices null"},
+        {"{\"devices\": {\"cgroupRules\": [], \"allowAll\": false}}", "unknown",
+         "devices: devices absent"},
+        {"{\"devices\": {\"devices\": [], \"cgroupRules\": null, \"allowAll\": false}}", "unknown",
+         "devices: cgroupRules null"},
+        {"{\"devices\": {\"devices\": [], \"cgroupRules\": [], \"allowAll\": null}}", "unknown",
+         "devices: allowAll null"},
+    };
+    for (size_t i = 0; i < sizeof dev / sizeof dev[0]; i++)
+        expect("version: 1\ncontainment: {devices: none}\n", dev[i].cont, NULL,
+               "containment.devices", dev[i].want, dev[i].name);
+
+#define OBJ "[{\"what\": \"engine socket\", \"path\": \"/run/docker.sock\", \"reachable\": false}]"
+    static const struct {
+        const char *ho, *want, *name;
+    } ho[] = {
+        {"{\"objects\": " OBJ ", \"forbiddenTypes\": [], \"uninspected\": []}", "pass",
+         "host objects: none reached, none forbidden, none uninspected"},
+        {"{\"objects\": " OBJ ", \"forbiddenTypes\": null, \"uninspected\": []}", "unknown",
+         "host objects: forbiddenTypes null"},
+        {"{\"objects\": " OBJ ", \"uninspected\": []}", "unknown",
+         "host objects: forbiddenTypes absent"},
+        {"{\"objects\": " OBJ ", \"forbiddenTypes\": [], \"uninspected\": null}", "unknown",
+         "host objects: uninspected null"},
+        {"{\"objects\": " OBJ ", \"forbiddenTypes\": []}", "unknown",
+         "host objects: uninspected absent"},
+        {"{\"objects\": " OBJ ", \"forbiddenTypes\": {}, \"uninspected\": []}", "unknown",
+         "host objects: forbiddenTypes not a list"},
+        {"{\"objects\": null, \"forbiddenTypes\": [], \"uninspected\": []}", "unknown",
+         "host objects: objects null"},
+        {"{\"objects\": [], \"forbiddenTypes\": [], \"uninspected\": []}", "unknown",
+         "host objects: no object to judge by"},
+        {"{\"objects\": [{\"what\": \"host root\"}], \"forbiddenTypes\": [], \"uninspected\": "
+         "[]}",
+         "unknown", "host objects: an object of unknown shape"},
+    };
+    for (size_t i = 0; i < sizeof ho / sizeof ho[0]; i++) {
+        char c[1024];
+        snprintf(c, sizeof c, "{\"hostObjects\": %s}", ho[i].ho);
+        expect("version: 1\ncontainment: {hostObjectsUnreachable: true}\n", c, NULL,
+               "containment.host_objects", ho[i].want, ho[i].name);
+    }
+
+    static const struct {
+        const char *shared, *want, *name;
+    } sh[] = {
+        {"{\"host\": false, \"containers\": [], \"heldOpen\": []}", "pass",
+         "net shared with none (observed)"},
+        {"{\"host\": false, \"containers\": null, \"heldOpen\": []}", "unknown",
+         "net: containers null"},
+        {"{\"host\": false, \"heldOpen\": []}", "unknown", "net: containers absent"},
+        {"{\"host\": false, \"containers\": []}", "unknown", "net: heldOpen absent"},
+        {"{\"host\": false, \"containers\": [], \"heldOpen\": \"none\"}", "unknown",
+         "net: heldOpen not a list"},
+        {"{\"host\": null, \"containers\": [], \"heldOpen\": []}", "unknown", "net: host null"},
+        {"{\"containers\": [], \"heldOpen\": []}", "unknown", "net: host absent"},
+        {"{\"host\": false, \"containers\": [\"0123456789abcdef\"], \"heldOpen\": []}", "fail",
+         "net shared with a container"},
+        {"{\"host\": true, \"containers\": [], \"heldOpen\": []}", "fail",
+         "net shared with the host"},
+    };
+    for (size_t i = 0; i < sizeof sh / sizeof sh[0]; i++) {
+        char c[1024];
+        snprintf(c, sizeof c,
+                 "{\"namespaces\": {\"net\": {\"mode\": \"private\", \"shared\": %s}}}",
+                 sh[i].shared);
+        expect("version: 1\ncontainment: {namespaces: {notShared: [net]}}\n", c, NULL,
+               "containment.namespace_sharing", sh[i].want, sh[i].name);
+    }
+}
+
 int main(void)
 {
     tables();
     tasks();
     load();
+    lists();
     return tap_done();
 }
