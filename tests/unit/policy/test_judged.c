@@ -306,11 +306,107 @@ static void lists(void)
     }
 }
 
+/* bounded work: requested.mustMatch over two lists the certificate carries is judged up to
+ * 65,536 pairs and unknown past them; the crafted worst cases of bench/judge_bench */
+static json_t *strings(size_t n, const char *prefix, const char *last)
+{
+    json_t *a = json_array();
+    char buf[64];
+    for (size_t i = 0; i < n; i++) {
+        snprintf(buf, sizeof buf, "%s%zu", prefix, i);
+        json_array_append_new(a, json_string(i + 1 == n && last ? last : buf));
+    }
+    return a;
+}
+
+static void bounded(void)
+{
+    bx_policy *p = policy("version: 1\nrequested: {mustMatch: true}\n");
+    static const struct {
+        size_t eff, req;
+        const char *want;
+    } sizes[] = {
+        {256, 256, "pass"}, /* 65,536 pairs: judged */
+        {128, 512, "pass"}, /* 65,536 */
+        {1, 65536, "pass"}, /* 65,536 */
+        {257, 256, "unknown"}, {256, 257, "unknown"},
+        {1, 65537, "unknown"}, {30000, 30000, "unknown"},
+    };
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+        /* maskedPaths: every requested path is masked (the requested ones the last) */
+        json_t *eff = strings(sizes[i].eff, "/e/", NULL), *req = json_array();
+        for (size_t k = 0; k < sizes[i].req; k++)
+            json_array_append(req, json_array_get(eff, sizes[i].eff - 1));
+        json_t *st = json_pack("{s:s, s:{s:{s:o}, s:{s:s, s:[]}, s:{s:{s:o}}}}", "_type",
+                               BX_STATEMENT_TYPE, "predicate", "containment", "maskedPaths", eff,
+                               "evidence", "level", "engine+kernel", "discrepancies", "requested",
+                               "containment", "maskedPaths", req);
+        json_t *all = eval(p, st, NULL);
+        is_str(status_of(all, "requested.match"), sizes[i].want,
+               "maskedPaths %zu observed x %zu requested", sizes[i].eff, sizes[i].req);
+        json_decref(all);
+        json_decref(st);
+
+        /* devices.cgroupRules: each observed rule within the last requested one */
+        json_t *er = json_array(), *rr = strings(sizes[i].req, "c 9:", "c 1:3 rwm");
+        for (size_t k = 0; k < sizes[i].eff; k++)
+            json_array_append_new(er, json_string("c 1:3 r"));
+        for (size_t k = 0; k + 1 < sizes[i].req; k++) {
+            char r[32];
+            snprintf(r, sizeof r, "c 9:%zu r", k);
+            json_array_set_new(rr, k, json_string(r));
+        }
+        st = json_pack("{s:s, s:{s:{s:{s:[], s:o, s:b}}, s:{s:s, s:[]}, s:{s:{s:{s:[], s:o}}}}}",
+                       "_type", BX_STATEMENT_TYPE, "predicate", "containment", "devices", "devices",
+                       "cgroupRules", er, "allowAll", 0, "evidence", "level", "engine+kernel",
+                       "discrepancies", "requested", "containment", "devices", "devices",
+                       "cgroupRules", rr);
+        all = eval(p, st, NULL);
+        is_str(status_of(all, "requested.match"), sizes[i].want,
+               "devices.cgroupRules %zu observed x %zu requested", sizes[i].eff, sizes[i].req);
+        json_decref(all);
+        json_decref(st);
+    }
+    /* a weaker entry under the cap still fails; past it the field is unknown, not a pass */
+    {
+        json_t *eff = strings(256, "/e/", NULL), *req = strings(256, "/e/", "/missing");
+        json_t *st = json_pack("{s:s, s:{s:{s:o}, s:{s:s, s:[]}, s:{s:{s:o}}}}", "_type",
+                               BX_STATEMENT_TYPE, "predicate", "containment", "maskedPaths", eff,
+                               "evidence", "level", "engine+kernel", "discrepancies", "requested",
+                               "containment", "maskedPaths", req);
+        json_t *all = eval(p, st, NULL);
+        is_str(status_of(all, "requested.match"), "fail", "a requested path missing: weaker");
+        json_decref(all);
+        json_decref(st);
+    }
+    /* capability sets: at most 64 entries (every capability there is, numbered too) */
+    static const struct {
+        size_t n;
+        const char *want;
+    } caps[] = {{41, "pass"}, {64, "pass"}, {65, "unknown"}, {30000, "unknown"}};
+    for (size_t i = 0; i < sizeof caps / sizeof caps[0]; i++) {
+        json_t *eff = strings(caps[i].n, "CAP_", NULL);
+        json_t *st = json_pack(
+            "{s:s, s:{s:{s:{s:O, s:[], s:[], s:[]}, s:b}, s:{s:s, s:[]}, s:{s:{s:{s:o}}}}}",
+            "_type", BX_STATEMENT_TYPE, "predicate", "containment", "capabilities", "effective",
+            eff, "permitted", "ambient", "bounding", "noNewPrivileges", 1, "evidence", "level",
+            "engine+kernel", "discrepancies", "requested", "containment", "capabilities",
+            "effective", eff);
+        json_t *all = eval(p, st, NULL);
+        is_str(status_of(all, "requested.match"), caps[i].want, "capabilities: %zu held",
+               caps[i].n);
+        json_decref(all);
+        json_decref(st);
+    }
+    bx_policy_free(p);
+}
+
 int main(void)
 {
     tables();
     tasks();
     load();
     lists();
+    bounded();
     return tap_done();
 }
