@@ -771,7 +771,7 @@ static bx_cmp cmp_paths(const json_t *req, const json_t *eff, char *why, size_t 
         return UNKNOWN(why, n, "the request is not a list");
     if (!json_is_array(eff))
         return UNKNOWN(why, n, "not observed");
-    if (too_many(eff, req))
+    if (too_many(eff, req)) /* each requested path looked up among those observed */
         return UNKNOWN(why, n, TOO_MANY);
     json_array_foreach(req, i, v)
     {

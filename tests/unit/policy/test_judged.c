@@ -74,6 +74,29 @@ static void tables(void)
               "\"depends\": []}, \"arm\": {\"allow\": [], \"depends\": []}}",
               0, "unknown", "ABIs of two architectures");
     deny_case("ptrace",
+              "{\"x86\": {\"allow\": [], \"depends\": []}, \"aarch64\": {\"allow\": [], "
+              "\"depends\": []}}",
+              0, "unknown", "two ABIs, as many as arm's architecture has, of two architectures");
+    {
+        bx_policy *p = policy("version: 1\ncontainment:\n  seccomp:\n    deny: [ptrace]\n");
+        char *c = cont("{}", 0);
+        json_t *st = statement(c, NULL), *all = eval(p, st, NULL), *f;
+        const char *msg = "";
+        size_t i;
+        json_array_foreach(all, i, f)
+        {
+            if (strcmp(json_string_value(json_object_get(f, "rule")), "containment.seccomp_deny") ==
+                0)
+                msg = json_string_value(json_object_get(f, "message"));
+        }
+        ok(strstr(msg, "carries no ABI's syscall table") != NULL,
+           "abis {}: the message says the chain carries no table: %s", msg);
+        json_decref(all);
+        json_decref(st);
+        free(c);
+        bx_policy_free(p);
+    }
+    deny_case("ptrace",
               "{\"x86_64\": {\"allow\": [], \"depends\": []}, \"x32\": {\"allow\": [], "
               "\"depends\": []}, \"x86\": {\"depends\": []}}",
               0, "unknown", "an ABI without its allow list");
@@ -330,7 +353,7 @@ static void bounded(void)
         {128, 512, "pass"}, /* 65,536 */
         {1, 65536, "pass"}, /* 65,536 */
         {257, 256, "unknown"}, {256, 257, "unknown"},
-        {1, 65537, "unknown"}, {30000, 30000, "unknown"},
+        {1, 65537, "unknown"}, {1024, 1024, "unknown"},
     };
     for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
         /* maskedPaths: every requested path is masked (the requested ones the last) */
