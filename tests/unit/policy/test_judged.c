@@ -421,6 +421,20 @@ static void bounded(void)
         json_decref(all);
         json_decref(st);
     }
+    /* 65 held, 64 requested: the held set alone makes it unknown (not a weaker fail) */
+    {
+        json_t *eff = strings(65, "CAP_", NULL), *req = strings(64, "CAP_", NULL);
+        json_t *st = json_pack(
+            "{s:s, s:{s:{s:{s:o, s:[], s:[], s:[]}, s:b}, s:{s:s, s:[]}, s:{s:{s:{s:o}}}}}",
+            "_type", BX_STATEMENT_TYPE, "predicate", "containment", "capabilities", "effective",
+            eff, "permitted", "ambient", "bounding", "noNewPrivileges", 1, "evidence", "level",
+            "engine+kernel", "discrepancies", "requested", "containment", "capabilities",
+            "effective", req);
+        json_t *all = eval(p, st, NULL);
+        is_str(status_of(all, "requested.match"), "unknown", "capabilities: 65 held, 64 requested");
+        json_decref(all);
+        json_decref(st);
+    }
     bx_policy_free(p);
 }
 
