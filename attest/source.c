@@ -11,8 +11,11 @@
  * index never read; each path of the commit's tree is opened beneath dir without following
  * links or blocking and its raw bytes hashed as a blob, against the tree's blob id and mode.
  * What was ignored is recorded (source.ignored). Untracked files do not count: they are
- * part of no commit. A bare repository has no work tree: never dirty. */
+ * part of no commit. A bare repository has no work tree: refused, never recorded clean.
+ * Before libgit2 opens anything, every file of .git it could read is checked to be a regular
+ * file or a folder (bx_git_layout_check): a FIFO there would hang the open. */
 #include "bx_attest.h"
+#include "bx_gitlayout.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -241,9 +244,7 @@ int bx_source_check(const char *dir, const char *rev, int *dirty, unsigned *igno
     git_config *empty = NULL;
     git_oid oid;
     walk w = {.root = -1, .err = err};
-    char dotgit[4096];
-    struct stat st;
-    int rc = 0, g;
+    int rc = 0, g, bare = 0;
 
     *dirty = 0;
     if (ignored)
@@ -259,6 +260,17 @@ int bx_source_check(const char *dir, const char *rev, int *dirty, unsigned *igno
         rc = git_fail(err, BX_EENV, NULL, "cannot configure libgit2");
         goto out;
     }
+    /* no file of its .git that libgit2 reads may block it or be other than git's own; a bare
+     * repository (bare by what is there, dir/.git absent, not by what its config says) has
+     * no work tree to compare: refused, never recorded clean */
+    if ((rc = bx_git_layout_check(dir, 0, &bare, err)) != 0)
+        goto out;
+    if (bare) {
+        rc = bx_error_set(err, BX_ECONFIG, dir,
+                          "a bare repository: no work tree to compare with the commit (give the "
+                          "checkout's own folder)");
+        goto out;
+    }
     if ((g = git_repository_open_ext(&repo, dir, GIT_REPOSITORY_OPEN_NO_SEARCH, NULL)) < 0) {
         rc = git_fail(err, BX_ECONFIG, dir, "not a git repository (the checkout's own folder)");
         goto out;
@@ -267,11 +279,6 @@ int bx_source_check(const char *dir, const char *rev, int *dirty, unsigned *igno
         rc = git_fail(err, BX_ECONFIG, rev, "no such commit in the repository");
         goto out;
     }
-    /* bare by what is there, not by what its config says: dir holds .git, or it is a git
-     * folder itself */
-    snprintf(dotgit, sizeof dotgit, "%s/.git", dir);
-    if (lstat(dotgit, &st) != 0)
-        goto out;
     if (ignored)
         *ignored = what_is_ignored(repo);
     if (git_repository_set_workdir(repo, dir, 0) < 0 || git_config_new(&empty) < 0 ||

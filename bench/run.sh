@@ -15,7 +15,7 @@ SIGSTORE_VERIFY_VERSION=2.1.1   # as tests/engine/interop_sigstore.sh
 die() { echo "bench: $*" >&2; exit 2; }
 
 [ -x "$BUILD/bin/boxcert" ] || die "$BUILD/bin/boxcert is missing (make build)"
-cmake --build "$BUILD" --target mkcerts seccomp_bench seccomp_read_bench >/dev/null
+cmake --build "$BUILD" --target mkcerts seccomp_bench seccomp_read_bench judge_bench >/dev/null
 [ "$(curl -s --max-time 3 --unix-socket "$SOCK" http://engine/_ping 2>/dev/null)" = "OK" ] ||
   die "no engine at $SOCK (make engine)"
 "$DOCKER" image inspect boxcert-session:1 >/dev/null 2>&1 || die "no boxcert-session:1 image (make engine)"

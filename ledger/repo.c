@@ -2,6 +2,7 @@
 /* The repository: opening it, resolving revisions, reading and writing notes trees,
  * and the compare-and-swap update of refs/notes/boxcert. */
 #include "ledger_internal.h"
+#include "bx_gitlayout.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -40,6 +41,11 @@ int bx_ledger_open(const char *path, bx_ledger **out, bx_error *err)
         rc = bx_error_set(err, BX_ENOMEM, NULL, "out of memory");
         goto fail;
     }
+    /* a FIFO, device, socket or link among the files libgit2 reads is refused before it
+     * opens any (a session may have written its checkout's .git) */
+    int bare = 0;
+    if ((rc = bx_git_layout_check(path, 1, &bare, err)) != 0)
+        goto fail;
     int g = git_repository_open_ext(&l->repo, path, 0, NULL);
     if (g == GIT_ENOTFOUND) {
         rc = bx_error_set(err, BX_ECONFIG, path, "not a git repository");

@@ -1251,6 +1251,14 @@ static void eval_host_objects(const bxp_ev *e)
                     "what of this host the session's mounts reach");
         return;
     }
+    if (!json_is_array(json_object_get(ho, "objects")) ||
+        !json_is_array(json_object_get(ho, "forbiddenTypes")) ||
+        !json_is_array(json_object_get(ho, "uninspected"))) { /* [] is none; else not known */
+        bxp_add(e, "containment.host_objects", "unknown", bxp_copy(p), obs_ho(ho),
+                "what the session's mounts reach was not recorded whole (objects, "
+                "forbiddenTypes and uninspected must be lists)");
+        return;
+    }
     nobj = json_array_size(json_object_get(ho, "objects"));
     json_array_foreach(json_object_get(ho, "objects"), i, o)
     {
@@ -1381,7 +1389,9 @@ static void eval_ns_sharing(const bxp_ev *e)
         const json_t *sh = bxp_seen(ns, "shared"), *c, *h;
         size_t j;
         json_object_set_new_nocheck(obs, name, bxp_copy(sh));
-        if (!json_is_object(sh)) {
+        if (!json_is_object(sh) || !json_is_boolean(json_object_get(sh, "host")) ||
+            !json_is_array(json_object_get(sh, "containers")) ||
+            !json_is_array(json_object_get(sh, "heldOpen"))) { /* [] is none; else unknown */
             snprintf(member, sizeof member, "containment.namespaces.%s%s", name,
                      ns ? ".shared" : "");
             if (!*lacking && bx_predicate_version_lacks(e->version, member))

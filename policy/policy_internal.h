@@ -170,4 +170,22 @@ int bxp_shared_mounts(const json_t *mounts, char *msg, size_t n, json_t *bad);
  * one the device cgroup lets the session read or write, but the standard pseudo-devices. */
 int bxp_host_devices(const json_t *dev, char *msg, size_t n);
 
+/* ---- syscall tables (syscalls.c) ---- */
+typedef struct {
+    const char *name;
+    unsigned nr; /* after the ABI's base (x32's 0x40000000) */
+} bxp_syscall;
+/* The table of ABI abi ("x86_64", "x32", "x86", "aarch64", "arm"), or -1. */
+int bxp_syscall_abi(const char *abi);
+/* The architecture of table abi (0: x86_64, x32, x86; 1: aarch64, arm), or -1. */
+int bxp_syscall_family(int abi);
+/* How many tables architecture family has. */
+size_t bxp_syscall_family_size(int family);
+/* How many numbers name stands for in table abi (0: none); the first max into nrs. */
+size_t bxp_syscall_numbers(int abi, const char *name, unsigned *nrs, size_t max);
+/* 1 when some table knows name. */
+int bxp_syscall_known(const char *name);
+/* Entry i of table abi (its name; its number into *nr), or NULL past the end. */
+const char *bxp_syscall_name_at(int abi, size_t i, unsigned *nr);
+
 #endif

@@ -114,14 +114,20 @@ static int check_seccomp(const char *s, char *why, size_t n)
     return -1;
 }
 
-/* A syscall name as libseccomp spells it: [a-z0-9_], 1 to 64 bytes. */
+/* A syscall name as libseccomp spells it: [a-z0-9_], 1 to 64 bytes, that a table of
+ * syscalls.c knows. */
 static int check_syscall(const char *s, char *why, size_t n)
 {
     size_t len = strspn(s, "abcdefghijklmnopqrstuvwxyz0123456789_");
-    if (len && len <= 64 && s[len] == '\0')
-        return 0;
-    snprintf(why, n, "want a syscall name: lowercase letters, digits and _");
-    return -1;
+    if (!len || len > 64 || s[len] != '\0') {
+        snprintf(why, n, "want a syscall name: lowercase letters, digits and _");
+        return -1;
+    }
+    if (!bxp_syscall_known(s)) { /* it could never be judged: no certificate would pass */
+        snprintf(why, n, "no syscall table (x86_64, x32, x86, aarch64, arm) knows %s", s);
+        return -1;
+    }
+    return 0;
 }
 
 /* A built-in profile, by name (the latest) or name@version. */

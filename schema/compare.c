@@ -25,6 +25,18 @@ static bx_cmp why_is(char *why, size_t n, bx_cmp r, const char *what)
 #define WEAKER(why, n, what) why_is(why, n, BX_CMP_WEAKER, what)
 #define UNKNOWN(why, n, what) why_is(why, n, BX_CMP_UNKNOWN, what)
 
+/* Comparing two lists a certificate carries (the requested one and the effective one) costs
+ * their product: past PAIRS_MAX pairs the field is unknown instead, so no certificate under
+ * the size cap costs more than a few milliseconds per field (docs/benchmarks.md, "judge-worst").
+ * A real session's lists are tens of entries each. */
+#define PAIRS_MAX 65536
+#define TOO_MANY "too many entries to compare (more than 65536 pairs)"
+
+static int too_many(const json_t *a, const json_t *b)
+{
+    return (double)json_array_size(a) * (double)json_array_size(b) > PAIRS_MAX;
+}
+
 static const json_t *member(const json_t *o, const char *k)
 {
     return json_is_object(o) ? json_object_get(o, k) : NULL;
@@ -120,6 +132,8 @@ static bx_cmp subset_of(const json_t *eff, const json_t *req, const char *what_w
         return UNKNOWN(why, n, "the request is not a list");
     if (!json_is_array(eff))
         return UNKNOWN(why, n, "not observed");
+    if (too_many(eff, req))
+        return UNKNOWN(why, n, TOO_MANY);
     json_array_foreach(eff, i, v)
     {
         if (!listed(req, v))
@@ -218,7 +232,9 @@ json_t *bx_caps_held(const json_t *caps, const json_t *nnp)
 
     for (size_t s = 0; out && s < nsets; s++) {
         const json_t *set = member(caps, sets[s]);
-        if (!json_is_array(set) || add_all(out, set) != 0) {
+        /* a set longer than every capability there is, numbered too, is not one to judge:
+         * unknown rather than a union that costs the square of its length */
+        if (!json_is_array(set) || json_array_size(set) > 64 || add_all(out, set) != 0) {
             json_decref(out);
             return NULL;
         }
@@ -241,10 +257,12 @@ static json_t *requested_caps(const json_t *req, int *all)
         const json_t *set = member(req, sets[s]);
         if (json_is_array(set)) {
             any = 1;
-            if (add_all(out, set) != 0)
+            if (json_array_size(set) > 64 || add_all(out, set) != 0) /* see bx_caps_held */
                 goto fail;
         }
     }
+    if (json_array_size(add) > 64 || json_array_size(drop) > 64)
+        goto fail;
     if (!any && (json_is_array(add) || json_is_array(drop))) {
         if (listed(add, ALL)) {
             *all = 1;
@@ -458,6 +476,8 @@ bx_cmp bxs_cmp_user(const json_t *req, const json_t *c, char *why, size_t n)
     {
         const json_t *every[2] = {member(member(c, "user"), "everyUid"),
                                   member(member(member(c, "user"), "inNamespace"), "everyUid")};
+        if (too_many(every[0], list) || too_many(every[1], list))
+            return UNKNOWN(why, n, TOO_MANY);
         for (int e = 0; e < 2; e++)
             json_array_foreach(every[e], i, v)
             {
@@ -598,6 +618,8 @@ bx_cmp bxs_cmp_surface(const json_t *req, const json_t *c, char *why, size_t n)
         return UNKNOWN(why, n, "the request is not a list");
     if (!json_is_array(ws))
         return UNKNOWN(why, n, "writeSurface not observed");
+    if (too_many(ws, req))
+        return UNKNOWN(why, n, TOO_MANY);
     json_array_foreach(ws, i, e)
     {
         const char *path = smember(e, "path"), *kind = smember(e, "kind");
@@ -648,6 +670,8 @@ bx_cmp bxs_cmp_mounts(const json_t *req, const json_t *c, char *why, size_t n)
         return UNKNOWN(why, n, "the request is not a list");
     if (!json_is_array(list))
         return UNKNOWN(why, n, "mounts not observed");
+    if (too_many(list, req))
+        return UNKNOWN(why, n, TOO_MANY);
     json_array_foreach(list, i, e)
     {
         const char *dest = smember(e, "destination");
@@ -708,6 +732,9 @@ bx_cmp bxs_cmp_devices(const json_t *req, const json_t *c, char *why, size_t n)
         return UNKNOWN(why, n, "devices not observed");
     if (json_is_true(member(dev, "allowAll")) && !json_is_true(member(req, "allowAll")))
         return WEAKER(why, n, "every device allowed");
+    if (too_many(member(dev, "devices"), member(req, "devices")) ||
+        too_many(member(dev, "cgroupRules"), member(req, "cgroupRules")))
+        return UNKNOWN(why, n, TOO_MANY);
     json_array_foreach(member(dev, "devices"), i, e)
     {
         int ok = 0;
@@ -744,6 +771,8 @@ static bx_cmp cmp_paths(const json_t *req, const json_t *eff, char *why, size_t 
         return UNKNOWN(why, n, "the request is not a list");
     if (!json_is_array(eff))
         return UNKNOWN(why, n, "not observed");
+    if (too_many(eff, req)) /* each requested path looked up among those observed */
+        return UNKNOWN(why, n, TOO_MANY);
     json_array_foreach(req, i, v)
     {
         if (!listed(eff, v))
