@@ -106,10 +106,6 @@ for c in "${cases[@]}"; do
   set -- $c
   kind=$1 path=$2
   fresh
-  if [ "$kind" = chardev ] && ! make chardev "$path"; then
-    not_applicable "mknod" "a character device at $path (mknod not permitted here)"
-    continue
-  fi
   make "$kind" "$path" || { _tap 1 "make a $kind at $path"; continue; }
   expect_rc 2 "collect --source-repo: a $kind at $path is refused" collect "$R"
   like "$ERR" "$(basename "$path").*$(want "$kind")" "... naming the file and $(want "$kind")"
