@@ -77,12 +77,38 @@ int bxa_sc_json(bxa_sc_set *s, const json_t *oci, const char *served_by, bxa_sc_
 /* runsc: containment.seccompPrograms of a sandbox sb: servedBy sentry, chains the OCI
  * profile's program when the runtime's view rt_seccomp says the sentry enforces it (mode
  * filter: --oci-seccomp), none otherwise; sandbox the sentry's own chains, read from every
- * task of sb. Caller owns *out. */
-int bxa_sc_runsc(bxa_kctx *k, const bxa_proc *sb, const json_t *rt_seccomp, json_t **out) BX_WUR;
+ * task of sb; *ns containment.namespaceCreation of the sandbox's own tasks (servedBy sentry).
+ * Caller owns *out and *ns. */
+int bxa_sc_runsc(bxa_kctx *k, const bxa_proc *sb, const json_t *rt_seccomp, json_t **out,
+                 json_t **ns) BX_WUR;
 /* The verdicts of an OCI profile (linux.seccomp) from its rules, without compiling it
  * (seccomp_rules.c); sha256 zero, filters and insns 0. BX_EINVAL for an action it does not
  * know. Caller owns *out (bx_seccomp_table_free). */
 int bxa_sc_rules_table(const json_t *oci, bx_seccomp_table **out, bx_error *err) BX_WUR;
+/* The distinct chains of s read so far: chain i's filters (borrowed) into *progs, *n. */
+size_t bxa_sc_set_nchains(const bxa_sc_set *s);
+const bx_seccomp_prog *bxa_sc_set_chain(const bxa_sc_set *s, size_t i, size_t *n);
+/* The tasks of s by state: without seccomp, not read (unread or the reader confined). */
+int64_t bxa_sc_set_none(const bxa_sc_set *s);
+int64_t bxa_sc_set_unread(const bxa_sc_set *s);
+
+/* ---- namespace creation (ns_creation.c) -------------------------------------------------- */
+
+/* containment.namespaceCreation (v3): per ABI, the namespaces a task of s can create with
+ * clone, unshare and clone3 by the seccomp chains the kernel enforces (bx_seccomp_arg_reach),
+ * and user.max_user_namespaces as the session's process proc_dfd sees it (max_user_ns: the
+ * value, or -1 when not read). served_by: "kernel" or "sentry". Caller owns *out. */
+int bxa_ns_creation_json(bxa_sc_set *s, const char *served_by, long long max_user_ns,
+                         json_t **out, bx_error *err) BX_WUR;
+/* The per-ABI record of one chain (n filters, n 0: a task without seccomp) into abis
+ * ({abi: {clone, unshare, clone3} | null}), joined with what is there. */
+int bxa_ns_creation_fold(const bx_seccomp_prog *chain, size_t n, json_t *abis,
+                         bx_error *err) BX_WUR;
+/* user.max_user_namespaces as a task in the user namespace of process proc_dfd reads it (the
+ * kernel resolves the user.* sysctls in the reader's user namespace): *out the value, -1 when
+ * it could not be read. A child process joins that namespace when it is not the collector's. */
+void bxa_userns_max_read(int proc_dfd, long long *out);
+
 /* One chain's meaning: {sha256, tasks, filters, insns, log, abis, otherArch}. */
 json_t *bxa_sc_chain_json(const bx_seccomp_table *t, int64_t tasks, int log);
 

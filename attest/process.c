@@ -1037,6 +1037,20 @@ int bxa_kernel_processes(bxa_kctx *k, bxa_proc *init)
         if (!settled)
             json_decref(sc);
     }
+    {
+        json_t *nc = NULL;
+        long long max = -1;
+        if (k->real_proc)
+            bxa_userns_max_read(init->dfd, &max);
+        if ((rc = bxa_ns_creation_json(w->sc, "kernel", max, &nc, k->err)) != 0)
+            goto out;
+        if (json_object_set_new(view, "namespaceCreation", settled ? nc : json_null()) != 0) {
+            rc = bxa_oom(k->err);
+            goto out;
+        }
+        if (!settled)
+            json_decref(nc);
+    }
     if (!settled && (rc = unsettled(k, view)) != 0)
         goto out;
     k->v->kernel = view;

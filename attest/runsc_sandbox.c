@@ -388,10 +388,11 @@ int bxa_runsc_sandbox(bxa_kctx *k, bxa_proc *sb, int in_cgroup)
         }
     }
     {
-        json_t *sc = NULL;
-        if ((rc = bxa_sc_runsc(k, sb, json_object_get(rt, "seccomp"), &sc)) != 0)
+        json_t *sc = NULL, *nc = NULL;
+        if ((rc = bxa_sc_runsc(k, sb, json_object_get(rt, "seccomp"), &sc, &nc)) != 0)
             goto out;
-        if (json_object_set_new(view, "seccompPrograms", sc) != 0) {
+        if (json_object_set_new(view, "seccompPrograms", sc) != 0 ||
+            json_object_set_new(view, "namespaceCreation", nc) != 0) {
             rc = bxa_oom(k->err);
             goto out;
         }

@@ -64,6 +64,27 @@ bxa_sc_reader *bxa_sc_set_reader(bxa_sc_set *s)
     return &s->reader;
 }
 
+size_t bxa_sc_set_nchains(const bxa_sc_set *s)
+{
+    return s->nchains;
+}
+
+const bx_seccomp_prog *bxa_sc_set_chain(const bxa_sc_set *s, size_t i, size_t *n)
+{
+    *n = s->chains[i].n;
+    return s->chains[i].progs;
+}
+
+int64_t bxa_sc_set_none(const bxa_sc_set *s)
+{
+    return s->none;
+}
+
+int64_t bxa_sc_set_unread(const bxa_sc_set *s)
+{
+    return (int64_t)json_array_size(s->unread);
+}
+
 int bxa_sc_set_add(bxa_sc_set *s, const bxa_sc_task *t, bx_error *err)
 {
     bx_seccomp_prog progs[BXA_SC_FILTERS_MAX];
@@ -509,7 +530,8 @@ static int fold_all_tasks(bxa_kctx *k, bxa_sc_set *s, const bxa_proc *p)
     return rc;
 }
 
-int bxa_sc_runsc(bxa_kctx *k, const bxa_proc *sb, const json_t *rt_seccomp, json_t **out)
+int bxa_sc_runsc(bxa_kctx *k, const bxa_proc *sb, const json_t *rt_seccomp, json_t **out,
+                 json_t **ns)
 {
     bxa_sc_set *sentry = bxa_sc_set_new(), *work = bxa_sc_set_new();
     const json_t *oci = json_object_get(json_object_get(k->spec_json, "linux"), "seccomp");
@@ -519,7 +541,7 @@ int bxa_sc_runsc(bxa_kctx *k, const bxa_proc *sb, const json_t *rt_seccomp, json
     bx_error perr = {0};
     int rc;
 
-    *out = NULL;
+    *out = *ns = NULL;
     if (!sentry || !work) {
         rc = bxa_oom(k->err);
         goto out;
@@ -544,6 +566,17 @@ int bxa_sc_runsc(bxa_kctx *k, const bxa_proc *sb, const json_t *rt_seccomp, json
     }
     work->reader = sentry->reader;
     rc = bxa_sc_json(work, enforced ? oci : NULL, "sentry", sentry, wt, out, k->err);
+    /* what this host's kernel lets the sandbox's own tasks create (the workload's namespaces
+     * are the sentry's) */
+    if (rc == 0) {
+        long long max = -1;
+        if (k->real_proc)
+            bxa_userns_max_read(sb->dfd, &max);
+        if ((rc = bxa_ns_creation_json(sentry, "sentry", max, ns, k->err)) != 0) {
+            json_decref(*out);
+            *out = NULL;
+        }
+    }
 out:
     bx_seccomp_table_free(wt);
     bxa_sc_set_free(sentry);

@@ -173,6 +173,12 @@ static const rule_doc rules[] = {
      "the session's processes is on a mount their namespace does not have (but kinds in "
      "containment.references.allow).",
      "Do not start the session's processes in, or map, host files or folders passed to it. " P},
+    {"containment.user_namespaces", "7.0", "No user namespace can be created",
+     "With userNamespaces: false, no ABI's seccomp chain lets clone or unshare through with "
+     "CLONE_NEWUSER nor lets clone3 through, or user.max_user_namespaces is 0 as the session "
+     "sees it.",
+     "Keep Docker's default seccomp profile and do not add CAP_SYS_ADMIN, or set "
+     "user.max_user_namespaces to 0. " P},
     {"containment.host_objects", "9.0", "No host object reachable through a mount",
      "No mount of the session reaches the engine's or a runtime's socket or state folder, this "
      "host's procfs, sysfs or root, or the signing key (by device and inode, whatever path the "

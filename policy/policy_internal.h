@@ -132,6 +132,14 @@ void bxp_eval_channels(const bxp_ev *e);
 bxp_ch bxp_reference_judge(const json_t *ref, const json_t *allow);
 void bxp_eval_references(const bxp_ev *e);
 
+/* ---- containment.user_namespaces (policy_userns_create.c, v3) ---- */
+/* containment.namespaceCreation judged for userNamespaces: false: fail when some ABI lets
+ * clone or unshare through with CLONE_NEWUSER, or lets clone3 through, and
+ * user.max_user_namespaces is above 0; pass when it is 0 or nothing is let through; unknown
+ * when not read. why gets the reason. */
+bxp_ch bxp_userns_create_judge(const json_t *nc, char *why, size_t n);
+void bxp_eval_userns_create(const bxp_ev *e);
+
 /* Observed value at a dotted path of o (may be NULL), or NULL when absent or JSON null. */
 const json_t *bxp_seen(const json_t *o, const char *path);
 /* A new reference to v (findings share the statement's values: nothing modifies either),

@@ -339,6 +339,7 @@ static const bx_member containment_members[] = {
     {"descriptors", MAP(descriptors_members)},
     {"channels", MAP(channels_members)},
     {"references", MAP(references_members)},
+    {"userNamespaces", BOOL},
     {"hostObjectsUnreachable", BOOL},
     {0},
 };

@@ -793,6 +793,42 @@ static const bx_member m_channel[] = {
     {0},
 };
 
+/* namespaceCreation (v3): which namespaces the session's tasks can create, by seccomp */
+static const char *const e_nsc_kind[] = {"cgroup", "ipc", "mnt", "net",
+                                         "pid",    "time", "user", "uts", NULL};
+static const bx_shape nsc_kinds = {.kind = BX_K_ARRAY,
+                                   .item = ENUM(e_nsc_kind),
+                                   .order = BX_O_STRING,
+                                   .unique = 1,
+                                   .doc = "Namespace kinds, sorted."};
+static const bx_member m_nsc_abi[] = {
+    {"clone", &nsc_kinds, 0, 0, 0,
+     "The kinds whose CLONE_NEW* bit some flags value carries through every filter to an "
+     "allowing return (allow, log, trace, user_notif), by the filters' comparisons on both "
+     "halves of the flags argument; never time (that bit is clone's exit signal)."},
+    {"clone3", BOOL, 0, 0, 0,
+     "Some clone3 call is let through: its flags are in a structure seccomp cannot read, so "
+     "it can create every kind."},
+    {"unshare", &nsc_kinds, 0, 0, 0, "As clone, for unshare's flags (time included)."},
+    {0},
+};
+static const bx_member m_nsc[] = {
+    {"abis",
+     SHAPE(.kind = BX_K_MAP, .fmt = BX_F_NONEMPTY, .item = OBJ_N(m_nsc_abi), .nullable = 1), 0, 0,
+     0,
+     "Per ABI of the machine, joined over every task (a task without seccomp can create every "
+     "kind); an ABI is null when a syscall is unknown to libseccomp there; null when some task's "
+     "chain was not read (why)."},
+    {"maxUserNamespaces", INT_N(0, BX_JSON_MAX_INT), 0, 0, 0,
+     "user.max_user_namespaces as a task of the session reads it (in its user namespace); null "
+     "when not read."},
+    {"servedBy", ENUM(e_served), 0, 0, 0,
+     "kernel: the session's tasks; sentry: the sandbox's own tasks as this host's kernel sees "
+     "them (the workload's namespaces are the sentry's)."},
+    {"why", STR_N(BX_F_NONEMPTY), 0, 0, 0, "Why abis is null."},
+    {0},
+};
+
 static const bx_member m_sysctl[] = {
     {"engine", STR_N(BX_F_TEXT), 0, 0, 0,
      "The value the engine had the runtime set (the OCI spec's linux.sysctl where read, else "
@@ -1133,6 +1169,11 @@ const bx_containment_row bx_containment[] = {
      "What the session's processes hold beyond their descriptors (working directory, root, "
      "executable, file mappings, files registered with io_uring) that is not on a mount of their "
      "own mount namespace; sorted by pid, via, target, perms; null without a kernel view."},
+    {"namespaceCreation", OBJ_N(m_nsc), 3, 0, NULL, NULL, BX_SRC_KERNEL | BX_SRC_RUNTIME,
+     FACTS({"", "namespaceCreation"}),
+     "Which namespaces the session's tasks can create with clone, unshare and clone3, per ABI, "
+     "by the seccomp chains the kernel enforces, and user.max_user_namespaces as the session "
+     "sees it; null without a kernel or runtime view."},
     {"channels", ARR_N(OBJ(m_channel), BX_O_DESCRIPTOR, 1), 3, 0, NULL, NULL, BX_SRC_KERNEL,
      FACTS({"", "channels"}),
      "Sockets of the session's processes that are a channel out of it (a unix peer no session "
