@@ -21,7 +21,7 @@ static json_t *parse(const char *s)
  * with null, and the fixture tools put back only what the version carries). */
 #define V1_CONTAINMENT                                                                             \
     "\"sysctls\":null,\"processes\":null,\"systemPaths\":null,\"descriptors\":null,"               \
-    "\"hostObjects\":null,\"channels\":null,\"references\":null,"                                                       \
+    "\"hostObjects\":null,\"channels\":null,\"references\":null,\"namespaceCreation\":null,"                                                       \
     "\"seccompPrograms\":null,"                                                                  \
     "\"devices\":{\"nodes\":null},\"namespaces\":{\"mnt\":null,\"time\":null,\"cgroup\":"          \
     "{\"shared\":null},\"ipc\":{\"shared\":null},\"net\":{\"shared\":null},\"pid\":{\"shared\":"     \
@@ -64,6 +64,9 @@ static void versions(void)
     ok(!bx_predicate_version_lacks(3, "containment.channels"), "v3 carries it");
     ok(bx_predicate_version_lacks(2, "containment.references"), "v2 lacks containment.references");
     ok(!bx_predicate_version_lacks(3, "containment.references"), "v3 carries it");
+    ok(bx_predicate_version_lacks(2, "containment.namespaceCreation"),
+       "v2 lacks containment.namespaceCreation");
+    ok(!bx_predicate_version_lacks(3, "containment.namespaceCreation"), "v3 carries it");
     ok(bx_predicate_lacks(BX_PREDICATE_LATEST)[0] == NULL, "the latest lacks nothing");
     ok(bx_predicate_lacks(99)[0] == NULL, "an unknown version: nothing listed");
     for (const char *const *l = bx_predicate_lacks(1); *l; l++)
