@@ -149,6 +149,21 @@ int main(void)
         ok_err(bxa_ns_creation_json(s, "kernel", -1, &o, &e), &e, "limit not read");
         ok(json_is_null(json_object_get(o, "maxUserNamespaces")), "maxUserNamespaces null");
         json_decref(o);
+        {
+            bxa_sc_task none;
+            memset(&none, 0, sizeof none);
+            none.tid = 8;
+            none.state = BXA_SC_NONE;
+            ok_err(bxa_sc_set_add(s, &none, &e), &e, "a task without seccomp added");
+            ok_err(bxa_ns_creation_json(s, "kernel", 42, &o, &e), &e, "namespaceCreation");
+            is_int(json_array_size(json_object_get(
+                       json_object_get(json_object_get(o, "abis"), "x86_64"), "unshare")),
+                   8, "a task without seccomp beside a chain: every kind for unshare");
+            ok(json_is_true(
+                   json_object_get(json_object_get(json_object_get(o, "abis"), "x32"), "clone3")),
+               "and clone3");
+            json_decref(o);
+        }
         t.state = BXA_SC_UNREAD;
         snprintf(t.why, sizeof t.why, "traced by process 9");
         ok_err(bxa_sc_set_add(s, &t, &e), &e, "an unread task added");
