@@ -757,6 +757,10 @@ int bxa_parse_io_uring_files(const char *buf, size_t len, json_t **files, bx_err
  * are not on a mount of its namespace mn, appended to refs ({pid, via, kind, target, perms});
  * nothing when mn is NULL (as for descriptors). */
 int bxa_fold_refs(bxa_kctx *k, json_t *refs, bxa_proc *p, const bxa_mntns *mn) BX_WUR;
+/* mntns_read.c: the mountinfo of p's mount namespace as a thread that joined it reads it
+ * (every mount of the namespace, whatever p's root), else, where the namespace cannot be
+ * joined, p's own (the mounts below p's root). Caller owns *buf. */
+int bxa_read_mntns_mountinfo(bxa_kctx *k, bxa_proc *p, char **buf, size_t *len) BX_WUR;
 
 /* ---- sysctls (sysctl.c) -------------------------------------------------------------- */
 

@@ -482,7 +482,7 @@ static int read_proc(bxa_kctx *k, bxa_weakest *w, bxa_proc *p, int is_init)
         goto out;
     if (!seen_ns(w->mnt_seen, &w->nmnt, p->ns[BXA_NS_MNT])) {
         new_mnt = 1;
-        if ((rc = bxa_read_at(p->dfd, "mountinfo", BXA_PROC_FILE_MAX, &mi, &ml, k->err)) != 0)
+        if ((rc = bxa_read_mntns_mountinfo(k, p, &mi, &ml)) != 0)
             goto out;
     }
     if (!seen_ns(w->net_seen, &w->nnet, p->ns[BXA_NS_NET])) {
