@@ -4,7 +4,9 @@
  * the namespace's mounts above its new root (the container's root file system among them). A
  * thread of the collector that joins the namespace (unshare(CLONE_FS), then setns) has the
  * namespace's root as its own, and its /proc/thread-self/mountinfo lists every mount of the
- * namespace, with the mount points the namespace gives them. */
+ * namespace, with the mount points the namespace gives them. Joining also sets the thread's
+ * root to the namespace's (the topmost mount at its /): what is looked up beneath the
+ * session's root is looked up beneath that one, not beneath a chrooted process's. */
 #include "attest_internal.h"
 
 #include <errno.h>
@@ -21,6 +23,7 @@ typedef struct {
     const char *want; /* the namespace's link, "mnt:[N]" */
     char *buf;
     size_t len;
+    int root;   /* the namespace's root, opened O_PATH by the joined thread */
     int joined; /* 1: buf is the namespace's whole list */
 } mi_job;
 
@@ -45,17 +48,19 @@ static void *mi_reader(void *arg)
         j->buf = NULL;
         return NULL;
     }
+    j->root = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
     j->joined = 1;
     return NULL;
 }
 
-int bxa_read_mntns_mountinfo(bxa_kctx *k, bxa_proc *p, char **buf, size_t *len)
+int bxa_read_mntns_mountinfo(bxa_kctx *k, bxa_proc *p, char **buf, size_t *len, int *root)
 {
-    mi_job j = {.procfd = k->procfd, .nsfd = -1, .want = p->ns[BXA_NS_MNT]};
+    mi_job j = {.procfd = k->procfd, .nsfd = -1, .root = -1, .want = p->ns[BXA_NS_MNT]};
     pthread_t t;
 
     *buf = NULL;
     *len = 0;
+    *root = -1;
     if (k->real_proc && p->ns[BXA_NS_MNT][0] &&
         (j.nsfd = openat(p->dfd, "ns/mnt", O_RDONLY | O_CLOEXEC)) >= 0) {
         if (pthread_create(&t, NULL, mi_reader, &j) == 0)
@@ -65,9 +70,17 @@ int bxa_read_mntns_mountinfo(bxa_kctx *k, bxa_proc *p, char **buf, size_t *len)
     if (j.joined) {
         *buf = j.buf;
         *len = j.len;
+        *root = j.root;
         return 0;
     }
     /* setns refused (a collector without CAP_SYS_ADMIN) or no real /proc: the process's own
      * list, right unless the process is chrooted */
     return bxa_read_at(p->dfd, "mountinfo", BXA_PROC_FILE_MAX, buf, len, k->err);
+}
+
+int bxa_root_open(bxa_kctx *k, const bxa_proc *p)
+{
+    if (k->ns_root_of == p && k->ns_root >= 0)
+        return fcntl(k->ns_root, F_DUPFD_CLOEXEC, 3);
+    return openat(p->dfd, "root", O_PATH | O_DIRECTORY | O_CLOEXEC);
 }

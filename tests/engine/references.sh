@@ -109,8 +109,9 @@ assert st["predicateType"] == "urn:boxcert:containment:v3"
 for e in c["references"] if c["references"] is not None else []:
     print("ref", e["pid"], e["via"], e["kind"], e["target"], e["perms"])
 print("references", "null" if c["references"] is None else len(c["references"]))
-print("rootfs", "null" if c.get("rootfs") is None else "known")
-print("systemPaths", "null" if c.get("systemPaths") is None else "known")
+print("rootfs.readOnly", json.dumps(c["rootfs"]["readOnly"]))
+print("writeSurface", json.dumps(sorted(w["path"] for w in c["writeSurface"] or [])))
+print("systemPaths", json.dumps(c["systemPaths"], sort_keys=True))
 PY
 }
 for n in "${names[@]}"; do refs "$T/$n.intoto.json" >"$T/$n.txt"; done
@@ -121,7 +122,7 @@ like "$T/cwd.txt" "^ref $(pid cwd) cwd host-directory $T/host/dir None\$" "cwd: 
 is "$(grep -c '^ref ' "$T/cwd.txt")" 1 "cwd: nothing else (the passed descriptor closed)"
 like "$T/root.txt" "^ref $(pid root) root host-directory $T/host/dir None\$" "root: the host folder as root"
 is "$(grep -c '^ref ' "$T/root.txt")" 1 "root: its working directory back on the session's own root"
-like "$T/root.txt" '^rootfs known$' "root: the init chrooted to a host folder, its namespace's mounts still read"
+like "$T/root.txt" '^rootfs.readOnly false$' "root: the init chrooted to a host folder, its namespace's mounts still read"
 like "$T/exe.txt" "^ref $(pid exe) exe host-file $H2 None\$" "exe: the host file executed"
 like "$T/exe.txt" "^ref $(pid exe) mapping host-file $H2 r-xp\$" "exe: and its text mapped from the host"
 like "$T/mapro.txt" "^ref $(pid mapro) mapping host-file $T/host/ro.dat r--p\$" "mapro: the private read-only mapping"
@@ -137,8 +138,14 @@ fi
 like "$T/tcwd.txt" "^ref $(pid tcwd) cwd host-directory $T/host/dir None\$" "tcwd: a thread's working directory, not only the leader's"
 for n in own chsub hard; do is "$(grep -c '^ref ' "$T/$n.txt")" 0 "$n: no reference"; done
 like "$T/own.txt" '^references 0$' "own: the list read, empty"
-like "$T/chsub.txt" '^rootfs known$' "chsub: the chrooted init's namespace read whole: the root file system known"
-like "$T/chsub.txt" '^systemPaths known$' "chsub: and the system paths"
+# a chrooted init's own mountinfo lists no mount above its root: read from it, the write surface
+# was empty, rootfs.readOnly null and masked paths absent
+like "$T/chsub.txt" '^rootfs.readOnly false$' "chsub: the chrooted init's namespace read whole: the root file system writable"
+is "$(grep '^writeSurface' "$T/chsub.txt")" "$(grep '^writeSurface' "$T/own.txt")" \
+  "chsub: the write surface that of an unchrooted session of the same flags"
+like "$T/chsub.txt" '^writeSurface \[.*"/".*\]$' "chsub: the root file system in it"
+is "$(grep '^systemPaths' "$T/chsub.txt")" "$(grep '^systemPaths' "$T/own.txt")" \
+  "chsub: the system paths those of an unchrooted session of the same flags"
 [ -f "$T/gv.txt" ] && like "$T/gv.txt" '^references 0$' "runsc: none (the sandbox's are the runtime's)"
 
 status_of() { # status_of NAME POLICY: containment.references' status (none: no finding)
