@@ -766,7 +766,8 @@ int bxa_fold_refs(bxa_kctx *k, json_t *refs, bxa_proc *p, const bxa_mntns *mn) B
  * root opened O_PATH by the thread that joined it, or -1 when not joined. */
 int bxa_read_mntns_mountinfo(bxa_kctx *k, bxa_proc *p, char **buf, size_t *len, int *root) BX_WUR;
 /* A new O_PATH descriptor of the root p's mount namespace is judged beneath: the namespace's
- * own root while p's namespace is folded (k->ns_root), else p's root; -1 with errno. */
+ * own root (k->ns_root while p's namespace is folded, else opened by a thread that joins it),
+ * else, where it cannot be joined, p's root; -1 with errno. */
 int bxa_root_open(bxa_kctx *k, const bxa_proc *p);
 
 /* ---- sysctls (sysctl.c) -------------------------------------------------------------- */

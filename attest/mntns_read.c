@@ -21,10 +21,11 @@ typedef struct {
     int procfd;
     int nsfd;
     const char *want; /* the namespace's link, "mnt:[N]" */
+    int list;         /* read the mountinfo too */
     char *buf;
     size_t len;
     int root;   /* the namespace's root, opened O_PATH by the joined thread */
-    int joined; /* 1: buf is the namespace's whole list */
+    int joined; /* 1: the namespace joined (and buf its whole list when asked) */
 } mi_job;
 
 static void *mi_reader(void *arg)
@@ -42,8 +43,8 @@ static void *mi_reader(void *arg)
     link[n] = '\0';
     if (strcmp(link, j->want) != 0)
         return NULL; /* the pid's namespace is not the one it had when it was opened */
-    if (bxa_read_at(j->procfd, "thread-self/mountinfo", BXA_PROC_FILE_MAX, &j->buf, &j->len,
-                    &ign) != 0) {
+    if (j->list && bxa_read_at(j->procfd, "thread-self/mountinfo", BXA_PROC_FILE_MAX, &j->buf,
+                               &j->len, &ign) != 0) {
         free(j->buf);
         j->buf = NULL;
         return NULL;
@@ -53,20 +54,30 @@ static void *mi_reader(void *arg)
     return NULL;
 }
 
+/* Join p's mount namespace from a thread of this process (j->joined 1 when it could). */
+static void join(bxa_kctx *k, const bxa_proc *p, mi_job *j)
+{
+    pthread_t t;
+
+    j->procfd = k->procfd;
+    j->nsfd = j->root = -1;
+    j->want = p->ns[BXA_NS_MNT];
+    if (k->real_proc && p->ns[BXA_NS_MNT][0] &&
+        (j->nsfd = openat(p->dfd, "ns/mnt", O_RDONLY | O_CLOEXEC)) >= 0) {
+        if (pthread_create(&t, NULL, mi_reader, j) == 0)
+            pthread_join(t, NULL);
+        close(j->nsfd);
+    }
+}
+
 int bxa_read_mntns_mountinfo(bxa_kctx *k, bxa_proc *p, char **buf, size_t *len, int *root)
 {
-    mi_job j = {.procfd = k->procfd, .nsfd = -1, .root = -1, .want = p->ns[BXA_NS_MNT]};
-    pthread_t t;
+    mi_job j = {.list = 1};
 
     *buf = NULL;
     *len = 0;
     *root = -1;
-    if (k->real_proc && p->ns[BXA_NS_MNT][0] &&
-        (j.nsfd = openat(p->dfd, "ns/mnt", O_RDONLY | O_CLOEXEC)) >= 0) {
-        if (pthread_create(&t, NULL, mi_reader, &j) == 0)
-            pthread_join(t, NULL);
-        close(j.nsfd);
-    }
+    join(k, p, &j);
     if (j.joined) {
         *buf = j.buf;
         *len = j.len;
@@ -80,7 +91,12 @@ int bxa_read_mntns_mountinfo(bxa_kctx *k, bxa_proc *p, char **buf, size_t *len, 
 
 int bxa_root_open(bxa_kctx *k, const bxa_proc *p)
 {
+    mi_job j = {.list = 0};
+
     if (k->ns_root_of == p && k->ns_root >= 0)
         return fcntl(k->ns_root, F_DUPFD_CLOEXEC, 3);
+    join(k, p, &j);
+    if (j.root >= 0)
+        return j.root;
     return openat(p->dfd, "root", O_PATH | O_DIRECTORY | O_CLOEXEC);
 }

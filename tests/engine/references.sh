@@ -112,6 +112,7 @@ print("references", "null" if c["references"] is None else len(c["references"]))
 print("rootfs.readOnly", json.dumps(c["rootfs"]["readOnly"]))
 print("writeSurface", json.dumps(sorted(w["path"] for w in c["writeSurface"] or [])))
 print("systemPaths", json.dumps(c["systemPaths"], sort_keys=True))
+print("nodes", json.dumps(sorted(n["path"] for n in c["devices"]["nodes"]) if c["devices"]["nodes"] is not None else None))
 PY
 }
 for n in "${names[@]}"; do refs "$T/$n.intoto.json" >"$T/$n.txt"; done
@@ -146,6 +147,9 @@ is "$(grep '^writeSurface' "$T/chsub.txt")" "$(grep '^writeSurface' "$T/own.txt"
 like "$T/chsub.txt" '^writeSurface \[.*"/".*\]$' "chsub: the root file system in it"
 is "$(grep '^systemPaths' "$T/chsub.txt")" "$(grep '^systemPaths' "$T/own.txt")" \
   "chsub: the system paths those of an unchrooted session of the same flags"
+is "$(grep '^nodes' "$T/chsub.txt")" "$(grep '^nodes' "$T/own.txt")" \
+  "chsub: the device nodes beneath the namespace's root, not the chroot"
+like "$T/chsub.txt" '^nodes \[.*"/dev/null".*\]$' "chsub: /dev/null among them"
 [ -f "$T/gv.txt" ] && like "$T/gv.txt" '^references 0$' "runsc: none (the sandbox's are the runtime's)"
 
 status_of() { # status_of NAME POLICY: containment.references' status (none: no finding)
