@@ -23,6 +23,7 @@ trap stop_helpers EXIT
 
 mkdir -p "$T/ch" "$T/host/dir" "$T/host/bin"
 static_helper references_helper "$T/ch/references_helper"
+echo "# built: ${SECONDS}s"
 H="$T/ch/references_helper"
 cp "$H" "$T/host/bin/references_helper"
 H2="$T/host/bin/references_helper"
@@ -82,6 +83,7 @@ if has_runtime runsc; then
   names+=(gv)
 fi
 wait_starts "${names[@]}"
+echo "# started: ${SECONDS}s"
 logs_say() { # logs_say NAME REGEX
   for _ in $(seq 100); do
     "$DOCKER" logs "$(cat "$T/$1.id")" 2>&1 | grep -qE "$2" && return 0; sleep 0.1
