@@ -370,6 +370,9 @@ typedef struct {
     int64_t daemon_pid;
     json_t *spec_json; /* the parsed config.json */
     int real_proc;     /* the proc root is this host's own /proc: pidfds, ioctls, netlink */
+    /* while ns_root_of's mount namespace is folded: that namespace's root (bxa_root_open) */
+    const void *ns_root_of; /* a bxa_proc */
+    int ns_root;
     int64_t self_pid;  /* the collector (never the session's, never sharing) */
     /* who is the session's (scan.c) */
     int rule;                 /* BXA_RULE_* */
@@ -757,6 +760,15 @@ int bxa_parse_io_uring_files(const char *buf, size_t len, json_t **files, bx_err
  * are not on a mount of its namespace mn, appended to refs ({pid, via, kind, target, perms});
  * nothing when mn is NULL (as for descriptors). */
 int bxa_fold_refs(bxa_kctx *k, json_t *refs, bxa_proc *p, const bxa_mntns *mn) BX_WUR;
+/* mntns_read.c: the mountinfo of p's mount namespace as a thread that joined it reads it
+ * (every mount of the namespace, whatever p's root), else, where the namespace cannot be
+ * joined, p's own (the mounts below p's root). Caller owns *buf and *root: the namespace's
+ * root opened O_PATH by the thread that joined it, or -1 when not joined. */
+int bxa_read_mntns_mountinfo(bxa_kctx *k, bxa_proc *p, char **buf, size_t *len, int *root) BX_WUR;
+/* A new O_PATH descriptor of the root p's mount namespace is judged beneath: the namespace's
+ * own root (k->ns_root while p's namespace is folded, else opened by a thread that joins it),
+ * else, where it cannot be joined, p's root; -1 with errno. */
+int bxa_root_open(bxa_kctx *k, const bxa_proc *p);
 
 /* ---- sysctls (sysctl.c) -------------------------------------------------------------- */
 

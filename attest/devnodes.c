@@ -79,7 +79,7 @@ static int list_nodes(bxa_kctx *k, int dfd, const char *prefix, int depth, int k
 
 int bxa_dev_nodes(bxa_kctx *k, bxa_proc *init, int known_rules, json_t **out)
 {
-    int root = openat(init->dfd, "root", O_PATH | O_DIRECTORY | O_CLOEXEC), dev = -1, rc = 0;
+    int root = bxa_root_open(k, init), dev = -1, rc = 0;
     json_t *nodes = json_array();
 
     *out = NULL;

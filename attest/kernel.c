@@ -67,7 +67,8 @@ const char *bxa_level_possible(const char *runtime)
 
 int bxa_kernel_read(const bxa_session *s, bxa_views *v, bx_evidence *ev, bx_error *err)
 {
-    bxa_kctx k = {.s = s, .v = v, .ev = ev, .err = err, .procfd = -1, .daemon_pid = -1};
+    bxa_kctx k = {
+        .s = s, .v = v, .ev = ev, .err = err, .procfd = -1, .daemon_pid = -1, .ns_root = -1};
     const char *proc_root = s->paths.proc ? s->paths.proc : "/proc";
     bxa_proc init = {.dfd = -1, .pidfd = -1};
     int rc = 0, r, have_cg = 0;

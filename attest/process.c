@@ -247,7 +247,7 @@ void bxa_weakest_free(bxa_weakest *w)
 /* The host objects one mount namespace reaches, beneath the root of a process in it. */
 static int fold_hostobj(bxa_kctx *k, bxa_weakest *w, bxa_proc *p, const bxa_mount *m, size_t n)
 {
-    int root = openat(p->dfd, "root", O_PATH | O_DIRECTORY | O_CLOEXEC);
+    int root = bxa_root_open(k, p);
     int rc = bxa_fold_hostobj(k, w, root, m, n);
 
     if (root >= 0)
@@ -472,7 +472,7 @@ static int read_proc(bxa_kctx *k, bxa_weakest *w, bxa_proc *p, int is_init)
 {
     char *mi = NULL, *nd = NULL, *umap = NULL, *gmap = NULL;
     size_t ml = 0, nl = 0, ul = 0, gl = 0, nt = 0;
-    int new_mnt = 0, new_net = 0, new_user = 0, rc;
+    int new_mnt = 0, new_net = 0, new_user = 0, ns_root = -1, rc;
     task_status *tasks = NULL;
     bxa_mount *m = NULL;
     size_t nm = 0;
@@ -482,7 +482,7 @@ static int read_proc(bxa_kctx *k, bxa_weakest *w, bxa_proc *p, int is_init)
         goto out;
     if (!seen_ns(w->mnt_seen, &w->nmnt, p->ns[BXA_NS_MNT])) {
         new_mnt = 1;
-        if ((rc = bxa_read_at(p->dfd, "mountinfo", BXA_PROC_FILE_MAX, &mi, &ml, k->err)) != 0)
+        if ((rc = bxa_read_mntns_mountinfo(k, p, &mi, &ml, &ns_root)) != 0)
             goto out;
     }
     if (!seen_ns(w->net_seen, &w->nnet, p->ns[BXA_NS_NET])) {
@@ -544,11 +544,18 @@ static int read_proc(bxa_kctx *k, bxa_weakest *w, bxa_proc *p, int is_init)
     if ((rc = check_cgroups(k, w, p)) != 0)
         goto out;
     if (new_mnt) {
-        if ((rc = bxa_parse_mountinfo(mi, ml, &m, &nm, k->err)) != 0 ||
-            (rc = bxa_fold_mounts(k, w, p, m, nm)) != 0 ||
-            (rc = bxa_fold_syspaths(k, w, p, m, nm)) != 0 ||
-            (rc = fold_hostobj(k, w, p, m, nm)) != 0 ||
-            (rc = keep_mntns(k, w, p->ns[BXA_NS_MNT], m, nm)) != 0)
+        k->ns_root_of = p;
+        k->ns_root = ns_root;
+        rc = bxa_parse_mountinfo(mi, ml, &m, &nm, k->err);
+        if (rc == 0)
+            rc = bxa_fold_mounts(k, w, p, m, nm);
+        if (rc == 0)
+            rc = bxa_fold_syspaths(k, w, p, m, nm);
+        if (rc == 0)
+            rc = fold_hostobj(k, w, p, m, nm);
+        k->ns_root_of = NULL;
+        k->ns_root = -1;
+        if (rc != 0 || (rc = keep_mntns(k, w, p->ns[BXA_NS_MNT], m, nm)) != 0)
             goto out;
     }
     if ((new_net && (rc = bxa_engine_peers_of(k, p)) != 0) ||
@@ -594,6 +601,8 @@ static int read_proc(bxa_kctx *k, bxa_weakest *w, bxa_proc *p, int is_init)
         rc = keep_ns(k, who, p->ns);
     }
 out:
+    if (ns_root >= 0)
+        close(ns_root);
     bxa_mounts_free(m, nm);
     tasks_free(tasks, nt);
     free(mi);

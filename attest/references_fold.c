@@ -96,37 +96,75 @@ static int listed(const json_t *list, int64_t pid, const char *via, const char *
     return 0;
 }
 
-/* cwd, root, exe: outside when on a mount the task's namespace does not have. */
-static int links(bxa_kctx *k, json_t *refs, bxa_proc *p, const bxa_mntns *mn)
+/* cwd, root, exe (first n of them) at dfd: outside when on a mount the task's namespace does
+ * not have. */
+static int links_at(bxa_kctx *k, json_t *refs, bxa_proc *p, int dfd, size_t n_names,
+                    const bxa_mntns *mn)
 {
     static const char *const names[] = {"cwd", "root", "exe"};
 
-    for (size_t i = 0; i < 3; i++) {
+    for (size_t i = 0; i < n_names && i < 3; i++) {
         char target[4096];
         struct stat st;
         int64_t mnt;
         ssize_t n;
-        int rc = place(k, p->dfd, names[i], &mnt, &st);
+        int rc = place(k, dfd, names[i], &mnt, &st);
 
         if (rc > 0)
             return rc;
         if (rc < 0) {
             if (errno == ENOENT || errno == ESRCH)
                 continue; /* a kernel thread's exe, or the task gone */
-            if ((rc = add_ref(k, refs, p->pid, names[i], "unplaced", names[i], NULL)) != 0)
+            if (!listed(refs, p->pid, names[i], names[i], NULL) &&
+                (rc = add_ref(k, refs, p->pid, names[i], "unplaced", names[i], NULL)) != 0)
                 return rc;
             continue;
         }
         if (has_mount(mn, mnt))
             continue;
-        if ((n = readlinkat(p->dfd, names[i], target, sizeof target - 1)) <= 0)
+        if ((n = readlinkat(dfd, names[i], target, sizeof target - 1)) <= 0)
             snprintf(target, sizeof target, "%s", names[i]);
         else
             target[n] = '\0';
+        if (listed(refs, p->pid, names[i], target, NULL))
+            continue;
         if ((rc = add_ref(k, refs, p->pid, names[i], kind_of(&st), target, NULL)) != 0)
             return rc;
     }
     return 0;
+}
+
+/* The process's cwd, root and exe, then every other task's cwd and root: a thread that
+ * unshared its file-system context (unshare(CLONE_FS), clone without CLONE_FS) has its own,
+ * which the leader's links do not show. The exe is the memory's, one for all. */
+static int links(bxa_kctx *k, json_t *refs, bxa_proc *p, const bxa_mntns *mn)
+{
+    int rc = links_at(k, refs, p, p->dfd, 3, mn), tdir;
+    DIR *d;
+    struct dirent *e;
+
+    if (rc != 0)
+        return rc;
+    if ((tdir = openat(p->dfd, "task", O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
+        return 0;
+    if (!(d = fdopendir(tdir))) {
+        close(tdir);
+        return 0;
+    }
+    while (rc == 0 && (e = readdir(d)) != NULL) {
+        char *end;
+        long long tid = strtoll(e->d_name, &end, 10);
+        int td;
+
+        if (*end || tid <= 0 || tid == p->pid)
+            continue;
+        if ((td = openat(dirfd(d), e->d_name, O_PATH | O_DIRECTORY | O_CLOEXEC)) < 0)
+            continue; /* the task gone */
+        rc = links_at(k, refs, p, td, 2, mn);
+        close(td);
+    }
+    closedir(d);
+    return rc;
 }
 
 /* The file mappings: each placed by the mount map_files/<range> lies on. */

@@ -66,12 +66,12 @@ static int tmpfs_backed(const char *fstype)
 /* statvfs of point inside the session's root (resolved in that root, never outside it nor
  * through a link):
  * the size of the file system in bytes, or 0. */
-static int64_t size_in_root(int dfd, const char *point)
+static int64_t size_in_root(bxa_kctx *k, const bxa_proc *p, const char *point)
 {
     struct open_how how = {.flags = O_PATH | O_CLOEXEC,
                            .resolve = RESOLVE_IN_ROOT | RESOLVE_NO_SYMLINKS |
                                       RESOLVE_NO_MAGICLINKS};
-    int root = openat(dfd, "root", O_PATH | O_DIRECTORY | O_CLOEXEC), fd;
+    int root = bxa_root_open(k, p), fd;
     struct statvfs sv;
     int64_t size = 0;
 
@@ -117,7 +117,7 @@ int bxa_fold_mounts(bxa_kctx *k, bxa_weakest *w, bxa_proc *p, const bxa_mount *m
             break;
         }
         if (size == 0 && tmpfs_backed(e->fstype))
-            size = size_in_root(p->dfd, e->point);
+            size = size_in_root(k, p, e->point);
         if (!tmpfs_backed(e->fstype))
             size = 0;
         if (!(opts = options_of(e))) {

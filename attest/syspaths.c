@@ -128,7 +128,7 @@ static int fold_mask(bxa_kctx *k, bxa_weakest *w, int rootfd, const bxa_mount *m
 int bxa_fold_syspaths(bxa_kctx *k, bxa_weakest *w, bxa_proc *p, const bxa_mount *m, size_t n)
 {
     const json_t *lists[2] = {json_object_get(k->v->spec, "maskedPaths"), k->s->masked}, *v;
-    int rootfd = openat(p->dfd, "root", O_PATH | O_DIRECTORY | O_CLOEXEC), rc = 0;
+    int rootfd = bxa_root_open(k, p), rc = 0;
     size_t i;
 
     for (int r = 0; r < 4; r++) {

@@ -3,12 +3,18 @@
  * crafted as the kernel writes them (files, deleted files, anonymous and named pseudo
  * mappings, names with spaces and escaped newlines, a huge line, malformed lines), a
  * mapping judged against a mount namespace's devices, and an io_uring descriptor's
- * registered files from its fdinfo (old and new kernels' forms, the lock not held). */
+ * registered files from its fdinfo (old and new kernels' forms, the lock not held), and the
+ * links of every task of a process (a /proc/<pid> folder made of links to this host's
+ * folders: a thread's own root read, not only the leader's). */
 #include "tap.h"
 #include "attest_internal.h"
 
+#include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 static void maps_good(void)
 {
@@ -246,6 +252,97 @@ static void io_uring(void)
     }
 }
 
+/* The mount id of path, as this process's fdinfo gives it; -1 when not known. */
+static int64_t mount_of(const char *path)
+{
+    char info[64], buf[4096];
+    int64_t mnt = -1;
+    bx_error e = {0};
+    int fd = open(path, O_PATH | O_CLOEXEC), ifd;
+    ssize_t n = -1;
+
+    if (fd < 0)
+        return -1;
+    snprintf(info, sizeof info, "/proc/self/fdinfo/%d", fd);
+    if ((ifd = open(info, O_RDONLY | O_CLOEXEC)) >= 0) {
+        n = read(ifd, buf, sizeof buf - 1);
+        close(ifd);
+    }
+    close(fd);
+    if (n <= 0 || bxa_parse_fdinfo_mnt(buf, (size_t)n, &mnt, &e) != 0)
+        return -1;
+    return mnt;
+}
+
+static void task_links(void)
+{
+    char dir[] = "/tmp/bx-refs-XXXXXX", path[256];
+    static const char *const links[][2] = {
+        {"cwd", "/proc"},     {"root", "/"},           {"task/7/cwd", "/proc"},
+        {"task/7/root", "/"}, {"task/8/cwd", "/proc"}, {"task/8/root", "/sys"},
+        {"task/9/cwd", "/"},  {"task/9/root", "/"},
+    };
+    int64_t root_mnt = mount_of("/"), proc_mnt = mount_of("/proc"), sys_mnt = mount_of("/sys");
+    bxa_mntns mn = {.mount_ids = &root_mnt, .nmount_ids = 1};
+    bx_error e = {0};
+    bxa_kctx k = {.err = &e, .procfd = -1, .ns_root = -1};
+    bxa_proc p = {.pid = 7, .dfd = -1, .pidfd = -1};
+    json_t *refs = json_array();
+    int rc;
+
+    if (root_mnt < 0 || proc_mnt < 0 || sys_mnt < 0 || root_mnt == proc_mnt ||
+        root_mnt == sys_mnt || !mkdtemp(dir)) {
+        skip_one("/, /proc and /sys are not three mounts here");
+        json_decref(refs);
+        return;
+    }
+    snprintf(path, sizeof path, "%s/task", dir);
+    mkdir(path, 0700);
+    for (int t = 7; t <= 9; t++) {
+        snprintf(path, sizeof path, "%s/task/%d", dir, t);
+        mkdir(path, 0700);
+    }
+    for (size_t i = 0; i < sizeof links / sizeof links[0]; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, links[i][0]);
+        if (symlink(links[i][1], path) != 0)
+            ok(0, "symlink %s", path);
+    }
+    snprintf(path, sizeof path, "%s/maps", dir);
+    close(open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0600));
+    p.dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    rc = bxa_fold_refs(&k, refs, &p, &mn);
+    is_int(rc, 0, "links: read");
+    /* the leader's cwd once (its task's copy of it not again), thread 8's own root */
+    is_int((int)json_array_size(refs), 2, "links: the leader's cwd and a thread's own root");
+    if (json_array_size(refs) == 2) {
+        json_t *a = json_array_get(refs, 0), *b = json_array_get(refs, 1);
+        is_str(json_string_value(json_object_get(a, "via")), "cwd", "links: the leader's cwd");
+        is_str(json_string_value(json_object_get(a, "target")), "/proc", "links: its target");
+        is_str(json_string_value(json_object_get(a, "kind")), "host-directory",
+               "links: a folder on a mount the namespace does not have");
+        is_str(json_string_value(json_object_get(b, "via")), "root", "links: thread 8's root");
+        is_str(json_string_value(json_object_get(b, "target")), "/sys", "links: its target");
+        is_int((int)json_integer_value(json_object_get(b, "pid")), 7,
+               "links: listed under the process's pid");
+    }
+    if (p.dfd >= 0)
+        close(p.dfd);
+    for (size_t i = 0; i < sizeof links / sizeof links[0]; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, links[i][0]);
+        unlink(path);
+    }
+    snprintf(path, sizeof path, "%s/maps", dir);
+    unlink(path);
+    for (int t = 7; t <= 9; t++) {
+        snprintf(path, sizeof path, "%s/task/%d", dir, t);
+        rmdir(path);
+    }
+    snprintf(path, sizeof path, "%s/task", dir);
+    rmdir(path);
+    rmdir(dir);
+    json_decref(refs);
+}
+
 int main(void)
 {
     maps_good();
@@ -253,5 +350,6 @@ int main(void)
     maps_bad();
     where();
     io_uring();
+    task_links();
     return tap_done();
 }
