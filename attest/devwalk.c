@@ -174,6 +174,7 @@ static int mknod_view(bxa_kctx *k, const bxa_weakest *wk, int known, json_t **ou
         return bxa_oom(k->err);
     }
     verdict = bxa_mknod_verdict(capable, ns);
+    bxa_sort_json(rules, cmp_string);
     if (ns < 0) {
         json_decref(rules);
         rules = json_null();
