@@ -116,6 +116,9 @@ static int walk_dir(walk *w, int dfd, const char *prefix, int depth)
             w->truncated = 1;
             break;
         }
+        if (e->d_type != DT_UNKNOWN && e->d_type != DT_DIR && e->d_type != DT_CHR &&
+            e->d_type != DT_BLK)
+            continue; /* a file, link, socket or fifo: no statx needed */
         if (statx(dfd, e->d_name, AT_SYMLINK_NOFOLLOW | AT_NO_AUTOMOUNT,
                   STATX_TYPE | STATX_MODE | STATX_INO | STATX_MNT_ID, &sx) != 0 ||
             !(sx.stx_mask & STATX_MNT_ID))
