@@ -131,6 +131,8 @@ static int walk_dir(walk *w, int dfd, const char *prefix, int depth)
         if (mnt && !bxa_walk_mount(mnt->fstype, mnt->mnt_opts, mnt->super_opts))
             continue; /* a node here opens no device; proc and sysfs are the kernel's */
         if (S_ISCHR(sx.stx_mode) || S_ISBLK(sx.stx_mode)) {
+            if (mnt)
+                w->walked[idx] = 1; /* a node is in a mount entered, or is its root */
             rc = add_node(w, path, &sx, mnt);
             continue;
         }
@@ -157,6 +159,46 @@ static int walk_dir(walk *w, int dfd, const char *prefix, int depth)
         }
     }
     closedir(d);
+    return rc;
+}
+
+/* The mounts a device opens through that the walk from the root did not reach: beneath a mount
+ * it does not enter (nodev, proc, sysfs), or on a file (a node bound at a path). Each is
+ * opened at its mount point beneath the root; one the path no longer reaches (shadowed by a
+ * later mount) is not reachable by a path either. */
+static int walk_rest(walk *w, int root)
+{
+    int rc = 0;
+
+    for (size_t i = 0; rc == 0 && i < w->nm; i++) {
+        const bxa_mount *mt = &w->m[i];
+        struct statx sx;
+        int fd, dir;
+        if (w->walked[i] || !bxa_walk_mount(mt->fstype, mt->mnt_opts, mt->super_opts) ||
+            mt->point[0] != '/' || !mt->point[1])
+            continue;
+        if ((fd = bxa_open_beneath(root, mt->point + 1, O_PATH)) < 0) {
+            w->truncated = 1; /* a mount point that cannot be reached: not all seen */
+            continue;
+        }
+        if (statx(fd, "", AT_EMPTY_PATH, STATX_TYPE | STATX_MODE | STATX_MNT_ID, &sx) != 0 ||
+            !(sx.stx_mask & STATX_MNT_ID) || sx.stx_mnt_id != (uint64_t)mt->id) {
+            close(fd); /* shadowed */
+            continue;
+        }
+        w->walked[i] = 1;
+        if (S_ISCHR(sx.stx_mode) || S_ISBLK(sx.stx_mode)) {
+            rc = add_node(w, mt->point, &sx, mt);
+        } else if (S_ISDIR(sx.stx_mode)) {
+            if ((dir = openat(fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
+                w->truncated = 1;
+            else {
+                rc = walk_dir(w, dir, mt->point, 1);
+                close(dir);
+            }
+        }
+        close(fd);
+    }
     return rc;
 }
 
@@ -234,6 +276,8 @@ int bxa_dev_walk(bxa_kctx *k, bxa_proc *init, const bxa_weakest *wk, int known, 
                 goto out;
         }
     }
+    if ((rc = walk_rest(&w, root)) != 0)
+        goto out;
     for (size_t i = 0; i < nm; i++)
         if (w.walked[i] && json_array_append_new(mounts, json_string(m[i].point)) != 0) {
             rc = bxa_oom(k->err);

@@ -4,7 +4,8 @@
 # to what the kernel does when the session opens or makes a node: an image built here from a
 # local tar holding the host's console (c 5:1), a tun node (c 10:200) and a loop device
 # (b 7:0) in /opt; a session whose first task makes nodes in a tmpfs mounted without nodev and
-# in one with nodev (the default); a volume of a host folder holding nodes; a default session
+# in one with nodev (the default), beneath which a volume of host nodes is bound; a volume of a
+# host folder holding nodes, and a host node bound at a file's path; a default session
 # (CAP_MKNOD and Docker's c *:* m: it can make any device); a hardened one (--cap-drop ALL),
 # which passes strict; the image under runsc (the sentry serves its devices: not walked).
 # strict is strict@3: every node a rule opens and mknod possible fail containment.devices.
@@ -50,9 +51,10 @@ HARD=(--network none --read-only --cap-drop ALL --security-opt no-new-privileges
   --memory 256m --tmpfs /tmp:size=64m)
 ok "session image (default)" run image
 ok "session tmpfs: its first task makes nodes in a dev tmpfs and a nodev one" run tmpfs \
-  --tmpfs /run:rw,dev,size=1m --tmpfs /scratch:rw,size=1m -- \
+  --tmpfs /run:rw,dev,size=1m --tmpfs /scratch:rw,size=1m -v "$T/vol:/scratch/vol:ro" -- \
   sh -c 'mknod /run/tun c 10 200 && mknod /run/mem c 1 1 && mknod /scratch/tun c 10 200 && echo made && exec sleep 600'
-ok "session volume: a host folder of nodes" run volume -v "$T/vol:/data:ro"
+ok "session volume: a host folder of nodes, and a node bound at a path" run volume \
+  -v "$T/vol:/data:ro" -v "$T/vol/tun:/etc/tunbind:ro"
 ok "session default (boxcert-session:1)" session default
 cp "$OUT" "$T/default.id"
 ok "session hardened (boxcert-session:1, --cap-drop ALL)" session hardened "${HARD[@]}"
@@ -130,6 +132,9 @@ ok "tmpfs: the kernel refuses the node on the nodev tmpfs" refused tmpfs /scratc
 is "$(field tmpfs '"/run" in d["walk"]["mounts"] and "/scratch" not in d["walk"]["mounts"]')" "true" \
   "tmpfs: /run walked, the nodev /scratch not"
 like <(devices_status tmpfs) '^fail .*node /run/tun \(c 10:200\)' "tmpfs: strict fails on /run/tun"
+is "$(node tmpfs /scratch/vol/tun)" "c 10:200 true /scratch/vol" \
+  "tmpfs: a volume beneath the nodev tmpfs is walked (/scratch/vol/tun)"
+ok "tmpfs: the kernel opens /scratch/vol/tun" opens tmpfs /scratch/vol/tun
 
 # volume: the host's nodes reach the session through the bind
 is "$(node volume /data/tun)" "c 10:200 true /data" "volume: /data/tun, openable, on /data"
@@ -137,6 +142,8 @@ is "$(node volume /data/loop)" "b 7:0 false /data" "volume: /data/loop, refused"
 ok "volume: the kernel opens /data/tun" opens volume /data/tun
 ok "volume: the kernel refuses /data/loop" refused volume /data/loop
 like <(devices_status volume) '^fail .*node /data/tun \(c 10:200\)' "volume: strict fails on /data/tun"
+is "$(node volume /etc/tunbind)" "c 10:200 true /etc/tunbind" "volume: a node bound at a file's path is seen"
+ok "volume: the kernel opens /etc/tunbind" opens volume /etc/tunbind
 
 # default: no node beyond the standard, but mknod of any device; the kernel makes one
 is "$(field default 'd["nodesAnywhere"]')" "[]" "default: no node that is not standard"
