@@ -990,4 +990,15 @@ int bxa_mknod_progs(const bxa_devprogs *p, json_t *out);
  * other does not settle it). */
 int bxa_mknod_verdict(int capable, int nonstandard);
 
+/* devwalk.c: containment.devices.nodesAnywhere, walk and mknod (v3), set in dev. Walks the
+ * session's tree beneath init's root over every mount a device opens through (see
+ * bxa_walk_mount), recording each node that is not standard, judged against k's device rules
+ * when known; mknod from wk's capabilities and the rules' m. nodesAnywhere and walk null when
+ * the tree cannot be reached. */
+int bxa_dev_walk(bxa_kctx *k, bxa_proc *init, const bxa_weakest *wk, int known,
+                 json_t *dev) BX_WUR;
+/* 1 when a mount (its file system type, per-mount and super options) is walked: not nodev,
+ * not proc or sysfs. */
+int bxa_walk_mount(const char *fstype, const char *mnt_opts, const char *super_opts);
+
 #endif

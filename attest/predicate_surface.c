@@ -420,8 +420,9 @@ int bxa_build_devices(bxa_pctx *x, json_t **out)
         return rc;
     }
     return bxa_packed(x,
-                      json_pack_ex(&x->jerr, 0, "{s:o,s:o,s:b,s:n}", "devices", devs, "cgroupRules",
-                                   rules, "allowAll", x->privileged, "nodes"),
+                      json_pack_ex(&x->jerr, 0, "{s:o,s:o,s:b,s:n,s:n,s:n,s:n}", "devices", devs,
+                                   "cgroupRules", rules, "allowAll", x->privileged, "nodes",
+                                   "nodesAnywhere", "walk", "mknod"),
                       out);
 }
 

@@ -1032,6 +1032,9 @@ int bxa_kernel_processes(bxa_kctx *k, bxa_proc *init)
             goto out;
         json_object_set_new(dev, "nodes", nodes);
         nodes = NULL;
+        if ((rc = bxa_dev_walk(k, init, w, !w->escaped[2] && (k->dev_rules || k->dev_progs),
+                               dev)) != 0)
+            goto out;
     }
     {
         json_t *sc = NULL;

@@ -956,6 +956,19 @@ static void processes(rctx *x)
             json_object_get(json_object_get(x->v->kernel, "devices"), "nodes"));
         source(x, "devices.nodes", S_KERNEL);
     }
+    {
+        /* v3: the walk of the session's mounts and mknod, the kernel's alone */
+        static const char *const kmem[][2] = {{"nodesAnywhere", "devices.nodesAnywhere"},
+                                              {"walk", "devices.walk"},
+                                              {"mknod", "devices.mknod"}};
+        json_t *cd = json_object_get(x->c, "devices");
+        json_t *kd = json_object_get(x->v->kernel, "devices");
+        for (size_t m = 0; m < 3 && json_is_object(cd); m++)
+            if (json_object_get(kd, kmem[m][0])) {
+                put(x, cd, kmem[m][0], json_object_get(kd, kmem[m][0]));
+                source(x, kmem[m][1], S_KERNEL);
+            }
+    }
     /* a process of the session outside its memory or pids cgroup: that limit is not the
      * session's whole (recorded null by the kernel's view) */
     for (size_t c = 0; c < 2; c++) {

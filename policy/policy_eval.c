@@ -980,21 +980,29 @@ static void eval_propagation(const bxp_ev *e)
 static void eval_devices(const bxp_ev *e)
 {
     const json_t *p = pol(e, "containment.devices"), *dev = bxp_seen(e->cont, "devices");
-    char msg[MSG_MAX] = "";
-    int r;
+    char msg[MSG_MAX] = "", why[MSG_MAX] = "";
+    int r, a;
 
     if (!p)
         return;
     r = bxp_host_devices(dev, msg, sizeof msg);
-    if (strcmp(json_string_value(p), "any") == 0 && r >= 0)
+    if (strcmp(json_string_value(p), "any") == 0 && r >= 0) {
         bxp_add(e, "containment.devices", "pass", bxp_copy(p), bxp_copy(dev),
                 "policy allows any device");
+        return;
+    }
+    /* v3: device nodes anywhere and mknod */
+    a = bxp_devices_anywhere(e->cont, e->version, msg, sizeof msg, why, sizeof why);
+    if (r > 0 || a > 0)
+        bxp_add(e, "containment.devices", "fail", bxp_copy(p), bxp_copy(dev), "host devices: %s",
+                msg);
     else if (r < 0)
         bxp_add(e, "containment.devices", "unknown", bxp_copy(p), bxp_copy(dev),
                 "devices not observed");
+    else if (a < 0)
+        bxp_add(e, "containment.devices", "unknown", bxp_copy(p), bxp_copy(dev), "%s", why);
     else
-        bxp_add(e, "containment.devices", r ? "fail" : "pass", bxp_copy(p), bxp_copy(dev), "%s%s",
-                r ? "host devices: " : "no host device", msg);
+        bxp_add(e, "containment.devices", "pass", bxp_copy(p), bxp_copy(dev), "no host device");
 }
 
 static void eval_cgroup_parent(const bxp_ev *e)

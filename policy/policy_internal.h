@@ -177,6 +177,11 @@ int bxp_shared_mounts(const json_t *mounts, char *msg, size_t n, json_t *bad);
  * device node in the session's /dev whose cgroup access is not known). The nodes of v2 count:
  * one the device cgroup lets the session read or write, but the standard pseudo-devices. */
 int bxp_host_devices(const json_t *dev, char *msg, size_t n);
+/* policy_devnodes.c: predicate v3's device nodes anywhere and mknod in containment cont (a
+ * statement of predicate version): 1 a node the rules open or a device a task can make (msg
+ * says which), -1 not known (why says what), 0 neither or an older predicate. */
+int bxp_devices_anywhere(const json_t *cont, unsigned version, char *msg, size_t n, char *why,
+                         size_t wn);
 
 /* ---- syscall tables (syscalls.c) ---- */
 typedef struct {

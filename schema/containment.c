@@ -561,6 +561,37 @@ static const bx_member m_node[] = {
     {0},
 };
 
+static const bx_member m_anynode[] = {
+    {"accessible", BOOL_N, 0, 0, 0,
+     "The device rules in force let the session read or write it; null when they are not known."},
+    {"major", INT(0, 4095)},
+    {"minor", INT(0, 1048575)},
+    {"mount", STR(BX_F_NONEMPTY), 0, 0, 0, "The mount point of the mount it is on."},
+    {"path", &path, 0, 0, 0, "In the session's tree."},
+    {"type", ENUM(e_node_type), 0, 0, 0, "c: a character device; b: a block device."},
+    {0},
+};
+
+static const bx_member m_devwalk[] = {
+    {"entries", INT(0, BX_JSON_MAX_INT), 0, 0, 0, "Folder entries read."},
+    {"mounts", ARR(STR(BX_F_NONEMPTY), BX_O_STRING, 1), 0, 0, 0,
+     "The mount points of the mounts entered, sorted."},
+    {"truncated", BOOL, 0, 0, 0,
+     "A bound (depth, entries, nodes) was reached or a folder could not be read: not every "
+     "node was seen."},
+    {0},
+};
+
+static const bx_member m_mknod[] = {
+    {"allowed", BOOL_N, 0, 0, 0,
+     "capable and a rule lets a device that is not standard be made; null when not known."},
+    {"capable", BOOL, 0, 0, 0, "CAP_MKNOD in some task's effective, permitted or ambient set."},
+    {"rules", ARR_N(STR(BX_F_NONEMPTY), BX_O_STRING, 0), 0, 0, 0,
+     "The device rules with m that let a task make a device that is not standard (cgroup v2: "
+     "the probed devices the programs let be made); null when the rules are not known."},
+    {0},
+};
+
 static const bx_member m_devices[] = {
     {"allowAll", BOOL, 0, 0, 1},
     {"allowAll", BOOL_N, 0, 2, 0,
@@ -574,6 +605,14 @@ static const bx_member m_devices[] = {
     {"nodes", ARR_N(OBJ(m_node), BX_O_PATH, 1), 0, 2, 0,
      "The device nodes present in the session's /dev (and one level below), sorted by path; "
      "null without a kernel view."},
+    {"mknod", OBJ_N(m_mknod), 0, 3, 0,
+     "Whether a task of the session can make a device node that is not standard; null without "
+     "a kernel view (runsc: the sentry makes and serves its own devices)."},
+    {"nodesAnywhere", ARR_N(OBJ(m_anynode), BX_O_PATH, 1), 0, 3, 0,
+     "The device nodes that are not standard on every mount of the session a device opens "
+     "through (not nodev, not proc or sysfs), /dev included, sorted by path; null when not "
+     "walked (no kernel view, runsc)."},
+    {"walk", OBJ_N(m_devwalk), 0, 3, 0, "What nodesAnywhere's walk covered; null when not walked."},
     {0},
 };
 
@@ -1125,7 +1164,9 @@ const bx_containment_row bx_containment[] = {
      "Sorted by destination, sourceAsGiven, type."},
     {"devices", OBJ(m_devices), 0, 0, OBJ(r_devices), bxs_cmp_devices, ALL_SOURCES,
      FACTS({"allowAll", "devices.allowAll"}, {"devices", "devices.devices"},
-           {"cgroupRules", "devices.devices"}, {"nodes", "devices.nodes"})},
+           {"cgroupRules", "devices.devices"}, {"nodes", "devices.nodes"},
+           {"nodesAnywhere", "devices.nodesAnywhere"}, {"walk", "devices.walk"},
+           {"mknod", "devices.mknod"})},
     {"maskedPaths", ARR_N(&path, BX_O_STRING, 0), 0, 0,
      LIST_D(&r_path, "Each path listed must be masked."), bxs_cmp_masked,
      BX_SRC_ENGINE | BX_SRC_SPEC | BX_SRC_RUNTIME, FACTS({"", "maskedPaths"}),

@@ -218,8 +218,21 @@ static void verdict(void)
     is_int(bxa_mknod_verdict(-1, 0), 0, "no rule settles it");
 }
 
+static void walked(void)
+{
+    ok(bxa_walk_mount("overlay", "rw,relatime", "rw,lowerdir=/l") == 1, "the rootfs is walked");
+    ok(bxa_walk_mount("tmpfs", "rw,nosuid", "rw,size=65536k") == 1, "a tmpfs without nodev");
+    ok(bxa_walk_mount("tmpfs", "rw,nosuid,nodev", "rw") == 0, "a nodev tmpfs is not");
+    ok(bxa_walk_mount("ext4", "rw", "rw,nodev") == 0, "nodev in the super options");
+    ok(bxa_walk_mount("proc", "rw", "rw") == 0, "proc is the kernel's, whatever its options");
+    ok(bxa_walk_mount("sysfs", "ro", "ro") == 0, "sysfs likewise");
+    ok(bxa_walk_mount("devpts", "rw,nosuid,noexec", "rw,gid=5") == 1, "devpts is walked");
+    ok(bxa_walk_mount(NULL, "rw", "rw") == 1, "no type: walked");
+}
+
 int main(void)
 {
+    walked();
     standard();
     nodev();
     capable();

@@ -23,7 +23,8 @@ static json_t *parse(const char *s)
     "\"sysctls\":null,\"processes\":null,\"systemPaths\":null,\"descriptors\":null,"               \
     "\"hostObjects\":null,\"channels\":null,\"references\":null,\"namespaceCreation\":null,"                                                       \
     "\"seccompPrograms\":null,"                                                                  \
-    "\"devices\":{\"nodes\":null},\"namespaces\":{\"mnt\":null,\"time\":null,\"cgroup\":"          \
+    "\"devices\":{\"nodes\":null,\"mknod\":null,\"nodesAnywhere\":null,\"walk\":null},"   \
+    "\"namespaces\":{\"mnt\":null,\"time\":null,\"cgroup\":"          \
     "{\"shared\":null},\"ipc\":{\"shared\":null},\"net\":{\"shared\":null},\"pid\":{\"shared\":"     \
     "null},\"user\":{\"shared\":null},\"uts\":{\"shared\":null}},\"user\":{\"everyUid\":null,"      \
     "\"everyGid\":null,\"everyGroup\":null,\"inNamespace\":null},"                               \
