@@ -162,6 +162,7 @@ static int b_containment(bxa_pctx *x, json_t **out)
         {"seccompPrograms", bxa_build_null},
         {"channels", bxa_build_null},
         {"references", bxa_build_null},
+        {"propagationPeers", bxa_build_null},
     };
     json_t *ct = json_object(), *v;
     int rc = ct ? 0 : bxa_oom(x->err);

@@ -340,6 +340,7 @@ static const bx_member containment_members[] = {
     {"channels", MAP(channels_members)},
     {"references", MAP(references_members)},
     {"hostObjectsUnreachable", BOOL},
+    {"propagationFromHost", BOOL},
     {0},
 };
 
