@@ -534,6 +534,7 @@ typedef struct bxa_weakest {
     int escaped[3];      /* memory, pids, devices: some process outside the session's cgroup */
     json_t *descriptors; /* descriptors reaching outside */
     json_t *references;  /* references beyond descriptors reaching outside (v3) */
+    json_t *peers;       /* propagationPeers (v3); NULL once not known */
     json_t *ns_fds;      /* descriptors of namespaces, judged once every process is read */
     int sys_ro[4];       /* systemPaths.readOnly: 1, 0, -1 not seen */
     json_t *masks;       /* systemPaths.masks */
@@ -969,6 +970,13 @@ int bxa_propagation_receives(const bxa_propagation *p);
 int bxa_propagation_outside(const bxa_propagation *p, const bxa_mount *hm, size_t nhm,
                             const char *const *own, size_t nown, const char ***points,
                             size_t *n, bx_error *err) BX_WUR;
+
+/* propagation_fold.c: the mounts of one session mount namespace m (or the gofer's) that
+ * receive mounts from a peer group appended to *peers ({destination, propagation, outside}),
+ * outside resolved in this host's mountinfo k->hm less the session's root file system (the
+ * spec's root.path when this host shows the session root's device there), sorted. *peers
+ * becomes NULL (the member null) when k->hm was not read; NULL stays NULL. */
+int bxa_fold_propagation(bxa_kctx *k, json_t **peers, const bxa_mount *m, size_t n) BX_WUR;
 
 /* devanywhere.c: device nodes anywhere and mknod, the judgments. 1 when a node (type 'c' or
  * 'b', major:minor, its path in the session, or NULL) is one of the engine's standard

@@ -163,6 +163,7 @@ static int b_containment(bxa_pctx *x, json_t **out)
         {"channels", bxa_build_null},
         {"references", bxa_build_null},
         {"namespaceCreation", bxa_build_null},
+        {"propagationPeers", bxa_build_null},
     };
     json_t *ct = json_object(), *v;
     int rc = ct ? 0 : bxa_oom(x->err);

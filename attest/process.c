@@ -230,6 +230,7 @@ void bxa_weakest_free(bxa_weakest *w)
     json_decref(w->outside);
     json_decref(w->descriptors);
     json_decref(w->references);
+    json_decref(w->peers);
     json_decref(w->ns_fds);
     json_decref(w->masks);
     json_decref(w->hobj_via);
@@ -270,6 +271,7 @@ bxa_weakest *bxa_weakest_new(void)
     w->outside = json_array();
     w->descriptors = json_array();
     w->references = json_array();
+    w->peers = json_array();
     w->ns_fds = json_array();
     w->masks = json_object();
     w->hobj_types = json_array();
@@ -277,7 +279,7 @@ bxa_weakest *bxa_weakest_new(void)
     w->hobj_mounts = json_array();
     w->pids = calloc(BXA_PIDS_MAX, sizeof *w->pids);
     w->sc = bxa_sc_set_new();
-    if (!w->surface || !w->interfaces || !w->mounts_ro || !w->outside || !w->descriptors || !w->references ||
+    if (!w->surface || !w->interfaces || !w->mounts_ro || !w->outside || !w->descriptors || !w->references || !w->peers ||
         !w->ns_fds || !w->masks || !w->pids || !w->hobj_types || !w->hobj_uninspected ||
         !w->hobj_mounts || !w->sc) {
         bxa_weakest_free(w);
@@ -553,6 +555,8 @@ static int read_proc(bxa_kctx *k, bxa_weakest *w, bxa_proc *p, int is_init)
             rc = bxa_fold_syspaths(k, w, p, m, nm);
         if (rc == 0)
             rc = fold_hostobj(k, w, p, m, nm);
+        if (rc == 0)
+            rc = bxa_fold_propagation(k, &w->peers, m, nm);
         k->ns_root_of = NULL;
         k->ns_root = -1;
         if (rc != 0 || (rc = keep_mntns(k, w, p->ns[BXA_NS_MNT], m, nm)) != 0)
@@ -881,6 +885,7 @@ static int unsettled(bxa_kctx *k, json_t *view)
                                       "everyUid", "everyGid", "everyGroup", "inNamespace")) != 0 ||
         json_object_set_new(view, "descriptors", json_null()) != 0 ||
         json_object_set_new(view, "references", json_null()) != 0 ||
+        json_object_set_new(view, "propagationPeers", json_null()) != 0 ||
         json_object_set_new(view, "namespacesShared", json_null()) != 0)
         rc = bxa_oom(k->err);
     return rc;
@@ -992,7 +997,8 @@ int bxa_kernel_processes(bxa_kctx *k, bxa_proc *init)
     }
     {
         json_t *ch = NULL;
-        if (json_object_set(view, "references", w->references) != 0) {
+        if (json_object_set(view, "references", w->references) != 0 ||
+            json_object_set(view, "propagationPeers", w->peers ? w->peers : json_null()) != 0) {
             rc = bxa_oom(k->err);
             goto out;
         }

@@ -948,6 +948,7 @@ static void processes(rctx *x)
     kernel_only(x, "channels", "channels");
     kernel_only(x, "references", "references");
     kernel_only(x, "namespaceCreation", "namespaceCreation");
+    kernel_only(x, "propagationPeers", "propagationPeers");
     seccomp_programs(x);
     if (json_is_object(json_object_get(x->c, "devices")) &&
         json_object_get(json_object_get(x->c, "devices"), "nodes") &&

@@ -355,7 +355,11 @@ int bxa_runsc_sandbox(bxa_kctx *k, bxa_proc *sb, int in_cgroup)
     /* what of this host the sandbox's mounts reach: the gofer's mountinfo (the gofer serves
      * the session's files; the sentry's own mount namespace holds none of them) */
     {
-        json_t *ho = json_null();
+        json_t *ho = json_null(), *peers = json_array();
+        if (!peers) {
+            rc = bxa_oom(k->err);
+            goto out;
+        }
         if (gp.dfd >= 0) {
             char *mi = NULL;
             size_t ml = 0, nm = 0;
@@ -372,15 +376,31 @@ int bxa_runsc_sandbox(bxa_kctx *k, bxa_proc *sb, int in_cgroup)
                     rc = bxa_keep_proc(k, &gp, "mountinfo", mi, ml);
                 if (rc == 0)
                     rc = bxa_hostobj_view(k, w, &ho);
+                if (rc == 0)
+                    rc = bxa_fold_propagation(k, &peers, m, nm);
             }
             bxa_mounts_free(m, nm);
             free(mi);
             if (rc == BX_ENOTFOUND) { /* the gofer went meanwhile: not known */
                 rc = 0;
                 ho = json_null();
+                json_decref(peers);
+                peers = NULL;
             }
-            if (rc != 0)
+            if (rc != 0) {
+                json_decref(peers);
                 goto out;
+            }
+        } else { /* no gofer: the session's mounts not read */
+            json_decref(peers);
+            peers = NULL;
+        }
+        /* the gofer's mount namespace holds the session's files: a mount propagating there
+         * appears in the sandbox's view of them */
+        if (json_object_set_new(view, "propagationPeers", peers ? peers : json_null()) != 0) {
+            json_decref(ho);
+            rc = bxa_oom(k->err);
+            goto out;
         }
         if (json_object_set_new(view, "hostObjects", ho) != 0) {
             rc = bxa_oom(k->err);

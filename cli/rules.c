@@ -168,6 +168,12 @@ static const rule_doc rules[] = {
      "none was made in another network namespace, none holds descriptors in flight.",
      "Do not pass sockets into the session, nor connect it to a host or another container's "
      "socket. " P},
+    {"containment.propagation_peers", "8.0", "No mount receives propagation from the host",
+     "No mount of the session is shared with, or a slave of, a peer group that has a mount point "
+     "of this host outside the session (a volume's folder, the engine's data root, a host path), "
+     "as its mountinfo shows it (unless containment.propagationFromHost is true).",
+     "Mount volumes and binds with private propagation (the default), not rslave, rshared, "
+     "slave or shared. " P},
     {"containment.references", "8.0", "Nothing held beyond descriptors reaching outside",
      "No working directory, root, executable, file mapping or file registered with io_uring of "
      "the session's processes is on a mount their namespace does not have (but kinds in "

@@ -1612,6 +1612,7 @@ int bx_policy_eval_ex(const bx_policy *p, const json_t *statement, const bx_eval
     bxp_eval_channels(&e);
     bxp_eval_references(&e);
     bxp_eval_userns_create(&e);
+    bxp_eval_propagation_peers(&e);
     eval_host_objects(&e);
     eval_evidence_level(&e);
     eval_discrepancies(&e);

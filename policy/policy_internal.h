@@ -139,6 +139,11 @@ void bxp_eval_references(const bxp_ev *e);
  * when not read. why gets the reason. */
 bxp_ch bxp_userns_create_judge(const json_t *nc, char *why, size_t n);
 void bxp_eval_userns_create(const bxp_ev *e);
+/* ---- containment.propagation_peers (policy_propagation.c, v3) ---- */
+/* One entry of containment.propagationPeers: fail when its group has a host mount point
+ * outside the session, unknown when that was not resolved (outside not a list), else pass. */
+bxp_ch bxp_peer_judge(const json_t *peer);
+void bxp_eval_propagation_peers(const bxp_ev *e);
 
 /* Observed value at a dotted path of o (may be NULL), or NULL when absent or JSON null. */
 const json_t *bxp_seen(const json_t *o, const char *path);

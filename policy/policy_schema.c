@@ -341,6 +341,7 @@ static const bx_member containment_members[] = {
     {"references", MAP(references_members)},
     {"userNamespaces", BOOL},
     {"hostObjectsUnreachable", BOOL},
+    {"propagationFromHost", BOOL},
     {0},
 };
 

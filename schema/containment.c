@@ -775,6 +775,26 @@ static const bx_member m_descriptor[] = {
     {0},
 };
 
+/* propagationPeers (v3): session mounts that receive mounts from a peer group, and the host
+ * mount points of that group outside the session */
+static const bx_shape abs_paths = {.kind = BX_K_ARRAY,
+                                   .item = &path,
+                                   .order = BX_O_STRING,
+                                   .unique = 1,
+                                   .nullable = 1};
+static const bx_member m_peer[] = {
+    {"destination", &path, 0, 0, 0, "The mount point in the session's mount namespace."},
+    {"outside", &abs_paths, 0, 0, 0,
+     "The mount points of this host's mountinfo in a peer group the mount receives from (its "
+     "peers, its master's group, the group propagate_from names) that are not the session's own "
+     "root file system, sorted; [] when the group is the session's alone; null when this host's "
+     "mountinfo could not be read to resolve it."},
+    {"propagation", STR(BX_F_TEXT), 0, 0, 0,
+     "The mount's optional fields as the kernel shows them: \"shared:N\", \"master:N\", "
+     "\"shared:N master:M\", with \"propagate_from:P\" when the master group is not visible."},
+    {0},
+};
+
 /* references (v3): what the session's tasks hold beyond descriptors that reaches outside */
 static const char *const e_ref_via[] = {"cwd", "exe", "io_uring", "mapping", "root", NULL};
 static const char *const e_ref_kind[] = {"host-device", "host-directory", "host-file", "unplaced",
@@ -1215,6 +1235,11 @@ const bx_containment_row bx_containment[] = {
      "Which namespaces the session's tasks can create with clone, unshare and clone3, per ABI, "
      "by the seccomp chains the kernel enforces, and user.max_user_namespaces as the session "
      "sees it; null without a kernel or runtime view."},
+    {"propagationPeers", ARR_N(OBJ(m_peer), BX_O_PEER, 1), 3, 0, NULL, NULL,
+     BX_SRC_KERNEL | BX_SRC_RUNTIME, FACTS({"", "propagationPeers"}),
+     "Every mount of the session that receives mounts from a peer group (shared:N or master:N in "
+     "its mountinfo; runsc: the gofer's), with the host mount points of that group outside the "
+     "session; sorted by destination, propagation; null without a kernel or runtime view."},
     {"channels", ARR_N(OBJ(m_channel), BX_O_DESCRIPTOR, 1), 3, 0, NULL, NULL, BX_SRC_KERNEL,
      FACTS({"", "channels"}),
      "Sockets of the session's processes that are a channel out of it (a unix peer no session "

@@ -399,6 +399,10 @@ static int compare(int ord, const json_t *a, const json_t *b)
                                                          : cmp_member_str(a, b, "perms");
         }
         return c;
+    case BX_O_PEER:
+        if (!(c = cmp_member_str(a, b, "destination")))
+            c = cmp_member_str(a, b, "propagation");
+        return c;
     case BX_O_PID_CONTROLLER:
         if (!(c = cmp_member_int(a, b, "pid")))
             c = cmp_member_str(a, b, "controller");

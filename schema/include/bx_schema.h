@@ -272,6 +272,7 @@ typedef enum {
     BX_O_MOUNTLINE,   /* destination, fsType, then root and device (when both have them) */
     BX_O_HOSTOBJ,     /* what, path */
     BX_O_REFERENCE,   /* pid, via, target, perms (null first) */
+    BX_O_PEER,        /* destination, propagation */
 } bx_order;
 
 enum {

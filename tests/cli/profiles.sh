@@ -70,15 +70,16 @@ check_schema report "$T/r1.json" "$T/r2.json"
 
 # A v1 certificate under the latest strict: it fails only on what v1 does not carry
 # (containment.sysctls, the namespaces' sharing, processes, network.links, systemPaths,
-# descriptors, hostObjects, seccompPrograms; v3's channels, references and namespaceCreation), and says so.
+# descriptors, hostObjects, seccompPrograms; v3's channels, references, namespaceCreation and
+# propagationPeers), and says so.
 expect_rc 1 "a v1 hardened certificate fails the latest strict" "$V" verify \
   "$FR/hardened-runc.intoto.json" --policy strict --key "$FR/first-release.pub" --at 2026-12-02T09:17:55Z
 like "$OUT" '^    unknown containment.sysctls: sysctls are not in predicate v1' "on containment.sysctls alone"
 like "$OUT" '^    unknown containment.processes: the session.s processes: not in predicate v1' \
   "on containment.processes"
-like "$OUT" '^    hint: this fails only on what predicate v1 does not carry \(containment.seccompPrograms, containment.namespaces.pid.shared, containment.sysctls, containment.processes, containment.network.links, containment.systemPaths, containment.descriptors, containment.channels, containment.references, containment.namespaceCreation, containment.hostObjects\)' \
+like "$OUT" '^    hint: this fails only on what predicate v1 does not carry \(containment.seccompPrograms, containment.namespaces.pid.shared, containment.sysctls, containment.processes, containment.network.links, containment.systemPaths, containment.descriptors, containment.channels, containment.references, containment.namespaceCreation, containment.propagationPeers, containment.hostObjects\)' \
   "with the one-line hint"
-is "$(grep -c '^    ' "$OUT")" 12 "eleven failing findings (v2 and v3 members) and the hint"
+is "$(grep -c '^    ' "$OUT")" 13 "twelve failing findings (v2 and v3 members) and the hint"
 expect_rc 0 "it passes strict@1" "$V" verify "$FR/hardened-runc.intoto.json" --policy strict@1 \
   --key "$FR/first-release.pub" --at 2026-12-02T09:17:55Z
 "$V" verify "$FR/hardened-runc.intoto.json" --policy strict --key "$FR/first-release.pub" \
@@ -86,7 +87,7 @@ expect_rc 0 "it passes strict@1" "$V" verify "$FR/hardened-runc.intoto.json" --p
 ok "--format json says what the version lacks" "$PY" -c '
 import json, sys
 r = json.load(open(sys.argv[1]))["results"][0]
-assert r["lacks"] == {"predicateVersion": 1, "members": ["containment.seccompPrograms", "containment.namespaces.pid.shared", "containment.sysctls", "containment.processes", "containment.network.links", "containment.systemPaths", "containment.descriptors", "containment.channels", "containment.references", "containment.namespaceCreation", "containment.hostObjects"]}, r.get("lacks")' "$T/h.json"
+assert r["lacks"] == {"predicateVersion": 1, "members": ["containment.seccompPrograms", "containment.namespaces.pid.shared", "containment.sysctls", "containment.processes", "containment.network.links", "containment.systemPaths", "containment.descriptors", "containment.channels", "containment.references", "containment.namespaceCreation", "containment.propagationPeers", "containment.hostObjects"]}, r.get("lacks")' "$T/h.json"
 check_schema report "$T/h.json"
 expect_rc 1 "a weak v1 certificate fails the latest strict" "$V" verify \
   "$FR/seccomp-unconfined.intoto.json" --policy strict --key "$FR/first-release.pub" --at 2026-12-02T09:17:55Z

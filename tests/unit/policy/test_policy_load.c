@@ -174,9 +174,11 @@ static void test_profiles(void)
     ok_err(bx_policy_load("cis-docker", &p, &err), &err, "cis-docker");
     if (p) {
         is_str(json_string_value(eff(p, "benchmark")), "cis-docker-1.6", "cis-docker: benchmark");
-        is_int(json_object_size(eff(p, "containment")), 1, "cis-docker: one containment key");
+        is_int(json_object_size(eff(p, "containment")), 2, "cis-docker: two containment keys");
         ok(json_is_true(eff(p, "containment.hostObjectsUnreachable")),
            "cis-docker@3: the host objects by identity");
+        ok(json_is_false(eff(p, "containment.propagationFromHost")),
+           "cis-docker@3: no propagation from the host");
     }
     bx_policy_free(p);
     p = NULL;

@@ -21,7 +21,8 @@ static json_t *parse(const char *s)
  * with null, and the fixture tools put back only what the version carries). */
 #define V1_CONTAINMENT                                                                             \
     "\"sysctls\":null,\"processes\":null,\"systemPaths\":null,\"descriptors\":null,"               \
-    "\"hostObjects\":null,\"channels\":null,\"references\":null,\"namespaceCreation\":null,"                                                       \
+    "\"hostObjects\":null,\"channels\":null,\"references\":null,\"namespaceCreation\":null," \
+    "\"propagationPeers\":null," \
     "\"seccompPrograms\":null,"                                                                  \
     "\"devices\":{\"nodes\":null,\"mknod\":null,\"nodesAnywhere\":null,\"walk\":null},"   \
     "\"namespaces\":{\"mnt\":null,\"time\":null,\"cgroup\":"          \
