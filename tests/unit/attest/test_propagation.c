@@ -158,10 +158,133 @@ static void bad_host(void)
     bxa_mounts_free(hm, nhm);
 }
 
+/* bxa_fold_propagation: a session's mountinfo folded into propagationPeers, as a JSON text */
+static char *fold(const char *session_mi, const char *root_path, int host_read)
+{
+    bx_error err = {0};
+    bxa_kctx k = {.err = &err};
+    bxa_mount *sm = NULL;
+    size_t nsm = 0;
+    json_t *peers = json_array();
+    char *text = NULL;
+    if (host_read && bxa_parse_mountinfo(host_mi, strlen(host_mi), &k.hm, &k.nhm, &err) != 0)
+        goto out;
+    if (root_path)
+        k.spec_json = json_pack("{s:{s:s}}", "root", "path", root_path);
+    if (bxa_parse_mountinfo(session_mi, strlen(session_mi), &sm, &nsm, &err) != 0 ||
+        bxa_fold_propagation(&k, &peers, sm, nsm) != 0)
+        goto out;
+    text = peers ? json_dumps(peers, JSON_COMPACT | JSON_SORT_KEYS) : strdup("null");
+out:
+    json_decref(peers);
+    json_decref(k.spec_json);
+    bxa_mounts_free(k.hm, k.nhm);
+    bxa_mounts_free(sm, nsm);
+    return text;
+}
+
+static void folded(const char *session_mi, const char *root_path, int host_read, const char *want,
+                   const char *name)
+{
+    char *got = fold(session_mi, root_path, host_read);
+    is_str(got, want, "%s", name);
+    free(got);
+}
+
+static void fold_cases(void)
+{
+    static const char merged[] = "/var/lib/docker/overlay2/abc/merged";
+    /* a default session: its root a slave of its own overlay (0:50, as the host shows it) */
+    static const char def[] = "100 90 0:50 / / rw master:40 - overlay overlay rw\n"
+                              "101 100 0:80 / /proc rw - proc proc rw\n";
+    static const char slave[] = "100 90 0:50 / / rw master:40 - overlay overlay rw\n"
+                                "102 100 0:60 / /x rw master:50 - tmpfs tmpfs rw\n"
+                                "103 100 0:61 / /y rw master:30 - ext4 /dev/sda2 rw\n"
+                                "104 100 0:62 / /z rw master:12345 - tmpfs tmpfs rw\n"
+                                "105 100 0:63 / /u rw unbindable - tmpfs tmpfs rw\n";
+    static const char odd[] = "100 90 0:50 / / rw master:40 - overlay overlay rw\n"
+                              "102 100 0:60 / /x rw master:50 bogus:1 - tmpfs tmpfs rw\n";
+    static const char twice[] = "100 90 0:50 / / rw master:40 - overlay overlay rw\n"
+                                "102 100 0:60 / /x rw master:50 - tmpfs tmpfs rw\n"
+                                "106 100 0:60 / /x rw master:50 - tmpfs tmpfs rw\n";
+
+    folded(def, merged, 1, "[{\"destination\":\"/\",\"outside\":[],\"propagation\":\"master:40\"}]",
+           "default root: its own overlay left out, the private /proc not listed");
+    folded(def, NULL, 1,
+           "[{\"destination\":\"/\",\"outside\":[\"/var/lib/docker/overlay2/abc/merged\"],"
+           "\"propagation\":\"master:40\"}]",
+           "no spec root: the overlay counts as outside");
+    folded(def, "/var/lib/docker", 1,
+           "[{\"destination\":\"/\",\"outside\":[\"/var/lib/docker/overlay2/abc/merged\"],"
+           "\"propagation\":\"master:40\"}]",
+           "a spec root whose host mount is another device: nothing left out");
+    folded(def, "var/lib/docker/overlay2/abc/merged", 1,
+           "[{\"destination\":\"/\",\"outside\":[\"/var/lib/docker/overlay2/abc/merged\"],"
+           "\"propagation\":\"master:40\"}]",
+           "a relative spec root: nothing left out");
+    folded(def, "/var/lib/docker/overlay2/none/merged", 1,
+           "[{\"destination\":\"/\",\"outside\":[\"/var/lib/docker/overlay2/abc/merged\"],"
+           "\"propagation\":\"master:40\"}]",
+           "a spec root the host shows no mount at: nothing left out");
+    folded(slave, merged, 1,
+           "[{\"destination\":\"/\",\"outside\":[],\"propagation\":\"master:40\"},"
+           "{\"destination\":\"/x\",\"outside\":[\"/mnt/y\",\"/srv/x\"],\"propagation\":"
+           "\"master:50\"},{\"destination\":\"/y\",\"outside\":[\"/var/lib/docker\"],"
+           "\"propagation\":\"master:30\"},{\"destination\":\"/z\",\"outside\":[],"
+           "\"propagation\":\"master:12345\"}]",
+           "slaves: host folders and the data root named, sorted; unbindable not listed");
+    folded(odd, merged, 1,
+           "[{\"destination\":\"/\",\"outside\":[],\"propagation\":\"master:40\"},"
+           "{\"destination\":\"/x\",\"outside\":null,\"propagation\":\"master:50 bogus:1\"}]",
+           "a field the kernel does not write: recorded, its group not known");
+    folded(twice, merged, 1,
+           "[{\"destination\":\"/\",\"outside\":[],\"propagation\":\"master:40\"},"
+           "{\"destination\":\"/x\",\"outside\":[\"/mnt/y\",\"/srv/x\"],\"propagation\":"
+           "\"master:50\"}]",
+           "two equal entries are one");
+    folded(def, merged, 0, "null", "this host's mountinfo not read: null");
+    {
+        static const char bad_host_mi[] = "21 1 8:1 / / rw shared:1 bogus:2 - ext4 /dev/sda1 rw\n";
+        bx_error err = {0};
+        bxa_kctx k = {.err = &err};
+        bxa_mount *sm = NULL;
+        size_t nsm = 0;
+        json_t *peers = json_array();
+        char *text = NULL;
+        if (bxa_parse_mountinfo(bad_host_mi, sizeof bad_host_mi - 1, &k.hm, &k.nhm, &err) == 0 &&
+            bxa_parse_mountinfo(def, strlen(def), &sm, &nsm, &err) == 0 &&
+            bxa_fold_propagation(&k, &peers, sm, nsm) == 0)
+            text = json_dumps(peers, JSON_COMPACT | JSON_SORT_KEYS);
+        is_str(text, "[{\"destination\":\"/\",\"outside\":null,\"propagation\":\"master:40\"}]",
+               "a host line that is not one: the group not known");
+        free(text);
+        json_decref(peers);
+        bxa_mounts_free(k.hm, k.nhm);
+        bxa_mounts_free(sm, nsm);
+    }
+    {
+        bx_error err = {0};
+        bxa_kctx k = {.err = &err};
+        bxa_mount *sm = NULL;
+        size_t nsm = 0;
+        json_t *peers = NULL;
+        /* a member already null (an earlier namespace's group not resolved) stays null, this
+         * host's mountinfo read or not */
+        if (bxa_parse_mountinfo(host_mi, strlen(host_mi), &k.hm, &k.nhm, &err) != 0 ||
+            bxa_parse_mountinfo(def, strlen(def), &sm, &nsm, &err) != 0)
+            ok(0, "mountinfo parsed");
+        is_int(bxa_fold_propagation(&k, &peers, sm, nsm), 0, "null stays null");
+        ok(peers == NULL, "and is not made a list");
+        bxa_mounts_free(k.hm, k.nhm);
+        bxa_mounts_free(sm, nsm);
+    }
+}
+
 int main(void)
 {
     parse();
     groups();
     bad_host();
+    fold_cases();
     return tap_done();
 }
