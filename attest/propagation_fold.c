@@ -10,16 +10,34 @@
 
 /* The host mount point of the session's root file system: the OCI spec's root.path, kept
  * only when this host shows a mount there of the same file system (device) as the session's
- * root mount m. NULL when not shown so: then the root's own group counts as outside. */
+ * root mount m; without one (no spec found: an engine whose runtime state is not where the
+ * collector looks), the one mount of this host of the session root's overlay (an overlay's
+ * device is its own instance; two mounts of it, one may be a bind elsewhere: neither is
+ * taken). NULL when not shown so: then the root's own group counts as outside. */
 static const char *own_root(const bxa_kctx *k, const bxa_mount *m, size_t n)
 {
     const char *path =
         json_string_value(json_object_get(json_object_get(k->spec_json, "root"), "path"));
-    const bxa_mount *sr = bxa_mount_at(m, n, "/"), *hr;
+    const bxa_mount *sr = bxa_mount_at(m, n, "/"), *hr, *only = NULL;
+    size_t same = 0;
 
-    if (!path || path[0] != '/' || !sr || !(hr = bxa_mount_at(k->hm, k->nhm, path)))
+    if (!sr)
         return NULL;
-    return hr->major == sr->major && hr->minor == sr->minor ? hr->point : NULL;
+    if (path && path[0] == '/' && (hr = bxa_mount_at(k->hm, k->nhm, path)) &&
+        hr->major == sr->major && hr->minor == sr->minor)
+        return hr->point;
+    if (!sr->fstype || strcmp(sr->fstype, "overlay") != 0 || !sr->root ||
+        strcmp(sr->root, "/") != 0)
+        return NULL;
+    for (size_t i = 0; i < k->nhm; i++)
+        if (k->hm[i].major == sr->major && k->hm[i].minor == sr->minor) {
+            same++;
+            only = &k->hm[i];
+        }
+    return same == 1 && only->fstype && strcmp(only->fstype, "overlay") == 0 && only->root &&
+                   strcmp(only->root, "/") == 0
+               ? only->point
+               : NULL;
 }
 
 static int cmp_peer(const void *a, const void *b)

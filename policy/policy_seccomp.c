@@ -259,6 +259,7 @@ static void judge_chain(deny_run *r, const json_t *c, char *resolved)
         int t = bxp_syscall_abi(abi);
         const char *beyond = json_string_value(json_object_get(lists, "beyond")), *odd = NULL;
         char let[NR_COUNT] = {0};
+        int said_odd = 0; /* one line per ABI for a name no table resolves */
         size_t nodd = mark_numbers(t, json_object_get(lists, "allow"), let, 'a', &odd);
         nodd += mark_numbers(t, json_object_get(lists, "depends"), let, 'd', &odd);
         json_array_foreach(r->deny, j, n)
@@ -282,9 +283,11 @@ static void judge_chain(deny_run *r, const json_t *c, char *resolved)
             }
             if (kind)
                 let_through(r, sha, abi, name, kind);
-            else if (maybe_odd)
+            else if (maybe_odd && !said_odd++)
                 unsure(r, sha, "%s lists %s, a name no table resolves: it may be a denied call",
                        abi, odd);
+            else if (maybe_odd)
+                r->nunsure++;
             else if (maybe_beyond)
                 unsure(r, sha, "%s: what numbers past 1023 get is not recorded (%s)", abi, name);
         }

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* bx-syscalltable: the syscall tables of policy/syscalls.c, as libseccomp resolves every number
  * of x86_64, x32, x86, aarch64 and arm (0..1023 after the ABI's base; arm's private calls at
- * 0xf0000 and up), sorted by name then number. Its output replaces the tables of that file when
- * libseccomp's tables grow; tests/unit/policy/test_syscall_tables.c checks they agree. */
+ * 0xf0000 and up), sorted by name then number. Run against the newest libseccomp a collector may
+ * be built with (Debian 13's 2.6), its output replaces the tables of that file;
+ * tests/unit/policy/test_syscall_tables.c checks they agree with the build's libseccomp. */
 #include <seccomp.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -159,7 +159,7 @@ static void bad_host(void)
 }
 
 /* bxa_fold_propagation: a session's mountinfo folded into propagationPeers, as a JSON text */
-static char *fold(const char *session_mi, const char *root_path, int host_read)
+static char *fold(const char *session_mi, const char *root_path, const char *host)
 {
     bx_error err = {0};
     bxa_kctx k = {.err = &err};
@@ -167,7 +167,7 @@ static char *fold(const char *session_mi, const char *root_path, int host_read)
     size_t nsm = 0;
     json_t *peers = json_array();
     char *text = NULL;
-    if (host_read && bxa_parse_mountinfo(host_mi, strlen(host_mi), &k.hm, &k.nhm, &err) != 0)
+    if (host && bxa_parse_mountinfo(host, strlen(host), &k.hm, &k.nhm, &err) != 0)
         goto out;
     if (root_path)
         k.spec_json = json_pack("{s:{s:s}}", "root", "path", root_path);
@@ -186,7 +186,16 @@ out:
 static void folded(const char *session_mi, const char *root_path, int host_read, const char *want,
                    const char *name)
 {
-    char *got = fold(session_mi, root_path, host_read);
+    char *got = fold(session_mi, root_path, host_read ? host_mi : NULL);
+    is_str(got, want, "%s", name);
+    free(got);
+}
+
+/* The same against another host's mountinfo. */
+static void folded_host(const char *session_mi, const char *root_path, const char *host,
+                        const char *want, const char *name)
+{
+    char *got = fold(session_mi, root_path, host);
     is_str(got, want, "%s", name);
     free(got);
 }
@@ -204,28 +213,56 @@ static void fold_cases(void)
                                 "105 100 0:63 / /u rw unbindable - tmpfs tmpfs rw\n";
     static const char odd[] = "100 90 0:50 / / rw master:40 - overlay overlay rw\n"
                               "102 100 0:60 / /x rw master:50 bogus:1 - tmpfs tmpfs rw\n";
+    /* the root a folder of the host's disk (the vfs driver) in the overlay's group */
+    static const char vfs[] = "100 90 8:2 /vfs/dir/abc / rw master:40 - ext4 /dev/sda2 rw\n";
+    /* the root a folder of the overlay, not the overlay's own root */
+    static const char overlay_sub[] = "100 90 0:50 /sub / rw master:40 - overlay overlay rw\n";
     static const char twice[] = "100 90 0:50 / / rw master:40 - overlay overlay rw\n"
                                 "102 100 0:60 / /x rw master:50 - tmpfs tmpfs rw\n"
                                 "106 100 0:60 / /x rw master:50 - tmpfs tmpfs rw\n";
 
     folded(def, merged, 1, "[{\"destination\":\"/\",\"outside\":[],\"propagation\":\"master:40\"}]",
            "default root: its own overlay left out, the private /proc not listed");
-    folded(def, NULL, 1,
-           "[{\"destination\":\"/\",\"outside\":[\"/var/lib/docker/overlay2/abc/merged\"],"
-           "\"propagation\":\"master:40\"}]",
-           "no spec root: the overlay counts as outside");
+    /* no spec, or one that does not hold: the one host mount of the root's overlay is its own */
+    folded(def, NULL, 1, "[{\"destination\":\"/\",\"outside\":[],\"propagation\":\"master:40\"}]",
+           "no spec root: the one host mount of the root's overlay left out");
     folded(def, "/var/lib/docker", 1,
-           "[{\"destination\":\"/\",\"outside\":[\"/var/lib/docker/overlay2/abc/merged\"],"
-           "\"propagation\":\"master:40\"}]",
-           "a spec root whose host mount is another device: nothing left out");
+           "[{\"destination\":\"/\",\"outside\":[],\"propagation\":\"master:40\"}]",
+           "a spec root on another device: the overlay's one host mount left out");
+    folded(
+        def, "/tmp", 1, "[{\"destination\":\"/\",\"outside\":[],\"propagation\":\"master:40\"}]",
+        "a spec root on another device of the same major: the overlay's one host mount left out");
     folded(def, "var/lib/docker/overlay2/abc/merged", 1,
+           "[{\"destination\":\"/\",\"outside\":[],\"propagation\":\"master:40\"}]",
+           "a relative spec root: the overlay's one host mount left out");
+    /* a root that is not an overlay (a folder of the host's disk): only a spec that holds */
+    folded(vfs, NULL, 1,
            "[{\"destination\":\"/\",\"outside\":[\"/var/lib/docker/overlay2/abc/merged\"],"
            "\"propagation\":\"master:40\"}]",
-           "a relative spec root: nothing left out");
+           "a root not an overlay, no spec: nothing left out");
+    folded(overlay_sub, NULL, 1,
+           "[{\"destination\":\"/\",\"outside\":[\"/var/lib/docker/overlay2/abc/merged\"],"
+           "\"propagation\":\"master:40\"}]",
+           "a root that is a folder of an overlay, no spec: nothing left out");
     folded(def, "/var/lib/docker/overlay2/none/merged", 1,
-           "[{\"destination\":\"/\",\"outside\":[\"/var/lib/docker/overlay2/abc/merged\"],"
-           "\"propagation\":\"master:40\"}]",
-           "a spec root the host shows no mount at: nothing left out");
+           "[{\"destination\":\"/\",\"outside\":[],\"propagation\":\"master:40\"}]",
+           "a spec root the host shows no mount at: the overlay's one host mount left out");
+    {
+        /* the overlay mounted twice on the host (a bind of merged elsewhere): neither is taken */
+        static const char host2[] =
+            "21 1 8:1 / / rw shared:1 - ext4 /dev/sda1 rw\n"
+            "30 21 8:2 / /var/lib/docker rw shared:30 - ext4 /dev/sda2 rw\n"
+            "40 30 0:50 / /var/lib/docker/overlay2/abc/merged rw shared:40 - overlay overlay rw\n"
+            "42 21 0:50 / /srv/peek rw shared:40 - overlay overlay rw\n";
+        folded_host(def, NULL, host2,
+                    "[{\"destination\":\"/\",\"outside\":[\"/srv/peek\",\"/var/lib/docker/"
+                    "overlay2/abc/merged\"],\"propagation\":\"master:40\"}]",
+                    "the overlay mounted twice on the host, no spec: both outside");
+        folded_host(def, "/var/lib/docker/overlay2/abc/merged", host2,
+                    "[{\"destination\":\"/\",\"outside\":[\"/srv/peek\"],\"propagation\":"
+                    "\"master:40\"}]",
+                    "... with the spec: the bind elsewhere outside");
+    }
     folded(slave, merged, 1,
            "[{\"destination\":\"/\",\"outside\":[],\"propagation\":\"master:40\"},"
            "{\"destination\":\"/x\",\"outside\":[\"/mnt/y\",\"/srv/x\"],\"propagation\":"

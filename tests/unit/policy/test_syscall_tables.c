@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
-/* The verifier's syscall tables (policy/syscalls.c) against libseccomp, which names the numbers
- * of a chain in the collector: every entry is libseccomp's name for its number, every number
- * libseccomp names is in the table, in each of the five ABIs. Skipped in a build without
- * libseccomp (boxcert-verify alone). */
+/* The verifier's syscall tables (policy/syscalls.c) against the build's libseccomp, which names
+ * the numbers of a chain in the collector: every number libseccomp names is in the table under
+ * that name, in each of the five ABIs; an entry whose number it does not name is one of a newer
+ * libseccomp (the tables are written with Debian 13's), and those stay few. Skipped in a build
+ * without libseccomp (boxcert-verify alone). */
 #include "policy_internal.h"
 #include "tap.h"
 
@@ -25,17 +26,20 @@ int main(void)
 {
     for (size_t a = 0; a < sizeof abis / sizeof abis[0]; a++) {
         int t = bxp_syscall_abi(abis[a].abi);
-        size_t n = 0, wrong = 0, named = 0, missing = 0;
+        size_t n = 0, wrong = 0, named = 0, missing = 0, newer = 0;
         unsigned nr;
         const char *name;
         ok(t >= 0, "%s has a table", abis[a].abi);
         for (; (name = bxp_syscall_name_at(t, n, &nr)); n++) {
             char *s = seccomp_syscall_resolve_num_arch(abis[a].arch, (int)(abis[a].base + nr));
-            wrong += !s || strcmp(s, name) != 0;
+            wrong += s && strcmp(s, name) != 0;
+            newer += !s;
             free(s);
         }
         ok(n > 300, "%s: %zu entries", abis[a].abi, n);
-        is_int((int)wrong, 0, "%s: every entry is libseccomp's name for its number", abis[a].abi);
+        is_int((int)wrong, 0, "%s: every entry libseccomp names is its name for the number",
+               abis[a].abi);
+        ok(newer <= 16, "%s: %zu entries of a newer libseccomp (at most 16)", abis[a].abi, newer);
         for (unsigned k = 0; k < 0x100000; k++) {
             if (k >= 1024 && !(strcmp(abis[a].abi, "arm") == 0 && k >= 0xf0000))
                 continue;
@@ -50,7 +54,7 @@ int main(void)
             missing += !hit;
             free(s);
         }
-        is_int((int)named, (int)n, "%s: as many numbers named as entries", abis[a].abi);
+        is_int((int)(named + newer), (int)n, "%s: every entry named, or a newer one", abis[a].abi);
         is_int((int)missing, 0, "%s: every number libseccomp names is in the table", abis[a].abi);
         is_int(bxp_syscall_family(t),
                strcmp(abis[a].abi, "aarch64") == 0 || strcmp(abis[a].abi, "arm") == 0,
