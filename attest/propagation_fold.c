@@ -26,8 +26,7 @@ static const char *own_root(const bxa_kctx *k, const bxa_mount *m, size_t n)
     if (path && path[0] == '/' && (hr = bxa_mount_at(k->hm, k->nhm, path)) &&
         hr->major == sr->major && hr->minor == sr->minor)
         return hr->point;
-    if (!sr->fstype || strcmp(sr->fstype, "overlay") != 0 || !sr->root ||
-        strcmp(sr->root, "/") != 0)
+    if (!sr->root || strcmp(sr->root, "/") != 0) /* a folder of a file system, not its root */
         return NULL;
     for (size_t i = 0; i < k->nhm; i++)
         if (k->hm[i].major == sr->major && k->hm[i].minor == sr->minor) {

@@ -215,6 +215,8 @@ static void fold_cases(void)
                               "102 100 0:60 / /x rw master:50 bogus:1 - tmpfs tmpfs rw\n";
     /* the root a folder of the host's disk (the vfs driver) in the overlay's group */
     static const char vfs[] = "100 90 8:2 /vfs/dir/abc / rw master:40 - ext4 /dev/sda2 rw\n";
+    /* the root a whole file system of a disk, mounted once on the host (the data root) */
+    static const char disk[] = "100 90 8:2 / / rw master:30 - ext4 /dev/sda2 rw\n";
     /* the root a folder of the overlay, not the overlay's own root */
     static const char overlay_sub[] = "100 90 0:50 /sub / rw master:40 - overlay overlay rw\n";
     static const char twice[] = "100 90 0:50 / / rw master:40 - overlay overlay rw\n"
@@ -240,6 +242,10 @@ static void fold_cases(void)
            "[{\"destination\":\"/\",\"outside\":[\"/var/lib/docker/overlay2/abc/merged\"],"
            "\"propagation\":\"master:40\"}]",
            "a root not an overlay, no spec: nothing left out");
+    folded(
+        disk, NULL, 1,
+        "[{\"destination\":\"/\",\"outside\":[\"/var/lib/docker\"],\"propagation\":\"master:30\"}]",
+        "a root that is a whole disk file system the host mounts once, no spec: nothing left out");
     folded(overlay_sub, NULL, 1,
            "[{\"destination\":\"/\",\"outside\":[\"/var/lib/docker/overlay2/abc/merged\"],"
            "\"propagation\":\"master:40\"}]",
