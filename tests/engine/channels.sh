@@ -14,12 +14,6 @@
 need_engine
 PY=/usr/bin/python3
 V=$BOXCERT_BIN/boxcert-verify
-HELPERS=()
-stop_helpers() {
-  local p
-  for p in "${HELPERS[@]}"; do kill "$p" 2>/dev/null; done
-  cleanup_sessions
-}
 trap stop_helpers EXIT
 
 mkdir -p "$T/ch" "$T/pd"

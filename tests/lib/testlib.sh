@@ -282,6 +282,15 @@ cleanup_sessions() {
   rm -rf "$T"
 }
 
+# Processes a test starts beside its sessions (brokers, peers): their pids in HELPERS, killed by
+# pid with the sessions at exit (trap stop_helpers EXIT).
+HELPERS=()
+stop_helpers() {
+  local p
+  for p in "${HELPERS[@]}"; do kill "$p" 2>/dev/null; done
+  cleanup_sessions
+}
+
 # static_helper NAME DEST: tests/engine/NAME.c built static into DEST (one TAP line); on a host
 # without a compiler (the test host, tests/hosts/guest_engine.sh) the binary built static
 # elsewhere, from $BOXCERT_PREBUILT.
