@@ -560,6 +560,9 @@ int bxa_aa_view(bxa_kctx *k, bxa_weakest *w, json_t *view) BX_WUR;
  * BX_ENOTFOUND. */
 int bxa_read_at(int dfd, const char *name, size_t max, char **buf, size_t *len,
                 bx_error *err) BX_WUR;
+/* A directory stream over a copy of dfd (dfd stays the caller's, at its offset); NULL when
+ * the copy or the stream cannot be had. */
+DIR *bxa_opendir_dup(int dfd);
 /* Keep what was read as evidence of kind (bxa_evidence_add into k->ev). */
 int bxa_keep(bxa_kctx *k, int kind, const char *name, const char *buf, size_t len) BX_WUR;
 /* readlink of dfd/ns/<name> ("net:[4026531833]") into out; "" when unreadable. */

@@ -26,15 +26,12 @@ static int cmp_path(const void *a, const void *b)
 static int list_nodes(bxa_kctx *k, int dfd, const char *prefix, int depth, int known,
                       json_t *out)
 {
-    int dup_fd = dup(dfd), rc = 0;
-    DIR *d = dup_fd >= 0 ? fdopendir(dup_fd) : NULL;
+    int rc = 0;
+    DIR *d = bxa_opendir_dup(dfd);
     struct dirent *e;
 
-    if (!d) {
-        if (dup_fd >= 0)
-            close(dup_fd);
+    if (!d)
         return 0;
-    }
     while (rc == 0 && (e = readdir(d)) != NULL) {
         struct stat st;
         char path[512];

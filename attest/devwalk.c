@@ -95,13 +95,11 @@ static int add_node(walk *w, const char *path, const struct statx *sx, const bxa
 /* The folder dfd (the session's path prefix, "" for its root), at depth. */
 static int walk_dir(walk *w, int dfd, const char *prefix, int depth)
 {
-    int dup_fd = dup(dfd), rc = 0;
-    DIR *d = dup_fd >= 0 ? fdopendir(dup_fd) : NULL;
+    int rc = 0;
+    DIR *d = bxa_opendir_dup(dfd);
     struct dirent *e;
 
     if (!d) {
-        if (dup_fd >= 0)
-            close(dup_fd);
         w->truncated = 1; /* a folder of a walked mount that cannot be read: not all seen */
         return 0;
     }

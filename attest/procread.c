@@ -69,6 +69,16 @@ int bxa_read_at(int dfd, const char *name, size_t max, char **buf, size_t *len, 
     return 0;
 }
 
+DIR *bxa_opendir_dup(int dfd)
+{
+    int fd = fcntl(dfd, F_DUPFD_CLOEXEC, 0);
+    DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+
+    if (!d && fd >= 0)
+        close(fd);
+    return d;
+}
+
 int bxa_keep(bxa_kctx *k, int kind, const char *name, const char *buf, size_t len)
 {
     return bxa_evidence_add(k->ev, kind, name, buf, len, k->err);
